@@ -1,0 +1,69 @@
+/*
+ * kvtier Mooncake connector: a thin, synchronous C ABI over one mooncake::RealClient.
+ *
+ * Bound from Java with JNR-FFI (io.kvtier.mooncake.MooncakeNative). Every function is
+ * noexcept at the boundary: C++ exceptions are caught inside and turned into a return
+ * code plus a message readable through kvt_last_error() on the same thread.
+ *
+ * Batches cross as a key slab: `keys` is a char** whose entries point at the key bytes
+ * (not necessarily NUL-terminated), `key_lens` gives their lengths. Buffers cross as
+ * parallel arrays of addresses and sizes. Per-key results are written to `results`,
+ * which has `n` entries. A batch function returns 0 when it produced `n` per-key results
+ * and a negative value when the whole batch failed (nothing written to `results`).
+ */
+#ifndef KVTIER_MOONCAKE_H
+#define KVTIER_MOONCAKE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kvt_client kvt_client;
+
+/* Message of the last failure on the calling thread ("" if none). Valid until the
+ * thread's next kvt_* call. */
+const char *kvt_last_error(void);
+
+/* RealClient::create() + setup_internal(ConfigDict{keys[i] -> values[i]}).
+ * Returns NULL on failure; kvt_last_error() says why. */
+kvt_client *kvt_create(const char *const *keys, const char *const *values, int32_t n);
+
+/* Tears the client down (tearDownAll) and frees it. NULL is ignored. */
+void kvt_destroy(kvt_client *client);
+
+/* Mooncake's globalConfig().max_mr_size, read after setup. 0 means "no limit". */
+uint64_t kvt_max_mr_size(kvt_client *client);
+
+/* 0 on success, negative on failure. */
+int32_t kvt_register_buffer(kvt_client *client, uint64_t addr, uint64_t len);
+int32_t kvt_unregister_buffer(kvt_client *client, uint64_t addr);
+
+/* 0 when the client answers, negative otherwise. */
+int32_t kvt_health_check(kvt_client *client);
+
+/* batch_put_from. replica_num / nof_replica_num < 0 keep Mooncake's defaults.
+ * results[i]: 0 stored, negative Mooncake error code. */
+int32_t kvt_batch_put(kvt_client *client, const char *const *keys, const int32_t *key_lens,
+                      const int64_t *addrs, const int64_t *sizes, int32_t n,
+                      int32_t replica_num, int32_t nof_replica_num, int64_t *results);
+
+/* batch_get_into. results[i]: bytes read (>= 0) or negative Mooncake error code. */
+int32_t kvt_batch_get(kvt_client *client, const char *const *keys, const int32_t *key_lens,
+                      const int64_t *addrs, const int64_t *sizes, int32_t n, int64_t *results);
+
+/* batchIsExist. results[i]: 1 exists, 0 missing, negative error code. */
+int32_t kvt_batch_exists(kvt_client *client, const char *const *keys, const int32_t *key_lens,
+                         int32_t n, int64_t *results);
+
+/* batchRemove(force = true). results[i]: 0 removed, negative error code
+ * (OBJECT_NOT_FOUND = -704 for a missing key). */
+int32_t kvt_batch_remove(kvt_client *client, const char *const *keys, const int32_t *key_lens,
+                         int32_t n, int64_t *results);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

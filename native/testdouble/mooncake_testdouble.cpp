@@ -1,0 +1,315 @@
+// TEST FIXTURE - in-memory stand-in for the Mooncake API subset used by connector.cpp.
+//
+// Test knobs, read from the setup ConfigDict (the Java adapter forwards unknown keys, so
+// tests configure them like any other Mooncake setting). An unknown `testdouble_*` key or
+// a malformed value makes setup_internal fail, so a typo cannot silently disable a knob.
+//
+//   testdouble_max_mr_size=<bytes>        globalConfig().max_mr_size after this setup
+//                                         (default 1 TiB, Mooncake's default; 0 = no limit).
+//                                         Every successful setup writes it (the default
+//                                         when absent), like a process-global Mooncake.
+//   testdouble_fail_setup=True|False      setup_internal fails (case-insensitive).
+//   testdouble_fail_register_at=<k>       the k-th register_buffer call on this client
+//                                         (0-based, counting every call) returns -1 and
+//                                         registers nothing; other calls are unaffected.
+//   testdouble_fail_keys=<k1,k2,...>      every per-key op (put/get/exists/remove) on
+//                                         these keys yields -1 (INTERNAL_ERROR), no effect.
+//   testdouble_fail_batch=<op[,op...]>    op in put|get|exists|remove: that batch call
+//                                         returns n+1 results (all -1) and does nothing,
+//                                         exercising the connector's count check.
+//   testdouble_delay_ms_put|get|exists|remove=<ms>
+//                                         sleep once per batch call before doing it.
+#include "mooncake_testdouble.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace mooncake {
+
+namespace testdouble {
+
+struct ObjectStore {
+    std::mutex mu;
+    std::unordered_map<std::string, std::vector<char>> objects;
+};
+
+namespace {
+
+const char *const kOpNames[kOpCount] = {"put", "get", "exists", "remove"};
+
+// One store per master address, like one Mooncake cluster per master. Leaked on purpose:
+// a JVM may still call in while static destructors run at exit.
+ObjectStore *store_for(const std::string &master) {
+    static std::mutex *mu = new std::mutex;
+    static auto *stores = new std::unordered_map<std::string, ObjectStore *>;
+    std::lock_guard<std::mutex> lock(*mu);
+    ObjectStore *&s = (*stores)[master];
+    if (s == nullptr) s = new ObjectStore;
+    return s;
+}
+
+bool parse_u64(const std::string &s, uint64_t &out) {
+    if (s.empty()) return false;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && p == s.data() + s.size();
+}
+
+bool parse_bool(std::string s, bool &out) {
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    if (s == "true") return out = true, true;
+    if (s == "false") return out = false, true;
+    return false;
+}
+
+std::vector<std::string> split_csv(const std::string &s) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (start <= s.size()) {
+        size_t end = s.find(',', start);
+        if (end == std::string::npos) end = s.size();
+        if (end > start) out.push_back(s.substr(start, end - start));
+        start = end + 1;
+    }
+    return out;
+}
+
+int op_index(const std::string &name) {
+    for (int i = 0; i < kOpCount; ++i)
+        if (name == kOpNames[i]) return i;
+    return -1;
+}
+
+constexpr int kInternal = static_cast<int>(ErrorCode::INTERNAL_ERROR);
+constexpr int kInvalid = static_cast<int>(ErrorCode::INVALID_PARAMS);
+constexpr int kNotFound = static_cast<int>(ErrorCode::OBJECT_NOT_FOUND);
+
+}  // namespace
+}  // namespace testdouble
+
+using namespace testdouble;
+
+const std::string &toString(ErrorCode code) noexcept {
+    static const std::string ok = "OK", internal = "INTERNAL_ERROR",
+                             invalid = "INVALID_PARAMS", not_found = "OBJECT_NOT_FOUND",
+                             exists = "OBJECT_ALREADY_EXISTS", unknown = "UNKNOWN_ERROR";
+    switch (code) {
+        case ErrorCode::OK: return ok;
+        case ErrorCode::INTERNAL_ERROR: return internal;
+        case ErrorCode::INVALID_PARAMS: return invalid;
+        case ErrorCode::OBJECT_NOT_FOUND: return not_found;
+        case ErrorCode::OBJECT_ALREADY_EXISTS: return exists;
+    }
+    return unknown;
+}
+
+GlobalConfig &globalConfig() {
+    static GlobalConfig config;
+    return config;
+}
+
+std::shared_ptr<RealClient> RealClient::create() {
+    return std::shared_ptr<RealClient>(new RealClient());
+}
+
+RealClient::~RealClient() { tearDownAll(); }
+
+ExpectedVoid RealClient::setup_internal(const ConfigDict &config) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto fail = [&](ErrorCode code, std::string why) {
+        setup_error_ = "testdouble: " + why;
+        return ExpectedVoid(code);
+    };
+    if (set_up_) return fail(ErrorCode::INVALID_PARAMS, "client is already set up");
+    setup_error_.clear();
+
+    auto get = [&](const char *key) {
+        auto it = config.find(key);
+        return it == config.end() ? std::string() : it->second;
+    };
+    // Mooncake's own required keys (RealClient::setup_internal(ConfigDict)).
+    if (get("local_hostname").empty())
+        return fail(ErrorCode::INVALID_PARAMS, "missing required config: local_hostname");
+    if (get("metadata_server").empty())
+        return fail(ErrorCode::INVALID_PARAMS, "missing required config: metadata_server");
+
+    uint64_t max_mr_size = GlobalConfig{}.max_mr_size;
+    bool fail_setup = false;
+    for (const auto &[key, value] : config) {
+        if (key.rfind("testdouble_", 0) != 0) continue;
+        auto bad = [&](const char *expected) {
+            return fail(ErrorCode::INVALID_PARAMS, "invalid value '" + value + "' for " +
+                                                       key + " (expected " + expected + ")");
+        };
+        uint64_t u = 0;
+        if (key == "testdouble_max_mr_size") {
+            if (!parse_u64(value, max_mr_size)) return bad("a byte count");
+        } else if (key == "testdouble_fail_setup") {
+            if (!parse_bool(value, fail_setup)) return bad("True or False");
+        } else if (key == "testdouble_fail_register_at") {
+            if (!parse_u64(value, u) || u > INT64_MAX) return bad("a call index >= 0");
+            fail_register_at_ = static_cast<int64_t>(u);
+        } else if (key == "testdouble_fail_keys") {
+            for (auto &k : split_csv(value)) fail_keys_.insert(k);
+        } else if (key == "testdouble_fail_batch") {
+            for (auto &name : split_csv(value)) {
+                int op = op_index(name);
+                if (op < 0) return bad("put, get, exists or remove");
+                fail_batch_[op] = true;
+            }
+        } else if (key.rfind("testdouble_delay_ms_", 0) == 0) {
+            int op = op_index(key.substr(std::strlen("testdouble_delay_ms_")));
+            if (op < 0) return fail(ErrorCode::INVALID_PARAMS, "unknown test knob " + key);
+            if (!parse_u64(value, u) || u > 3600000) return bad("milliseconds");
+            delay_ms_[op] = static_cast<int64_t>(u);
+        } else {
+            return fail(ErrorCode::INVALID_PARAMS, "unknown test knob " + key);
+        }
+    }
+    if (fail_setup)
+        return fail(ErrorCode::INTERNAL_ERROR, "setup failed on request (testdouble_fail_setup)");
+
+    std::string master = get("master_server_addr");
+    store_ = store_for(master.empty() ? "127.0.0.1:50051" : master);
+    globalConfig().max_mr_size = max_mr_size;
+    set_up_ = true;
+    return {};
+}
+
+std::string RealClient::testdouble_setup_error() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return setup_error_;
+}
+
+int RealClient::register_buffer(void *buffer, size_t size) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!set_up_ || closed_) return kInvalid;
+    if (register_calls_++ == fail_register_at_) return kInternal;
+    if (buffer == nullptr || size == 0) return kInvalid;
+    // Stricter than Mooncake on purpose: a second registration of one address is a bug
+    // in the caller's block bookkeeping, so make it visible.
+    if (!registered_.emplace(reinterpret_cast<uintptr_t>(buffer), size).second) return kInvalid;
+    return 0;
+}
+
+int RealClient::unregister_buffer(void *buffer) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!set_up_ || closed_) return kInvalid;
+    return registered_.erase(reinterpret_cast<uintptr_t>(buffer)) == 1 ? 0 : kInvalid;
+}
+
+bool RealClient::batch_prologue(Op op) const {
+    if (fail_batch_[op]) return true;
+    if (delay_ms_[op] > 0) std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms_[op]));
+    return false;
+}
+
+int RealClient::key_precheck(const std::string &key) const {
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!set_up_ || closed_) return kInvalid;  // Mooncake: "Client is not initialized"
+    }
+    // fail_keys_ is written only during setup, which happened-before set_up_ was seen.
+    if (fail_keys_.count(key) != 0) return kInternal;
+    if (key.empty()) return kInvalid;  // Mooncake's master rejects empty keys
+    return 0;
+}
+
+std::vector<int> RealClient::batch_put_from(const std::vector<std::string> &keys,
+                                            const std::vector<void *> &buffers,
+                                            const std::vector<size_t> &sizes,
+                                            const ReplicateConfig &config) {
+    if (batch_prologue(kPut)) return std::vector<int>(keys.size() + 1, kInternal);
+    if (buffers.size() != keys.size() || sizes.size() != keys.size())
+        return std::vector<int>(keys.size(), kInvalid);
+    std::vector<int> out(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) {
+        int rc = key_precheck(keys[i]);
+        if (rc == 0 && (buffers[i] == nullptr || sizes[i] == 0 ||
+                        (config.replica_num == 0 && config.nof_replica_num == 0)))
+            rc = kInvalid;  // what Mooncake's master answers for these
+        if (rc == 0) {
+            const char *p = static_cast<const char *>(buffers[i]);
+            std::lock_guard<std::mutex> lock(store_->mu);
+            // An existing key is left untouched and reported as success, as Mooncake
+            // maps OBJECT_ALREADY_EXISTS to 0.
+            store_->objects.try_emplace(keys[i], p, p + sizes[i]);
+        }
+        out[i] = rc;
+    }
+    return out;
+}
+
+std::vector<int64_t> RealClient::batch_get_into(const std::vector<std::string> &keys,
+                                                const std::vector<void *> &buffers,
+                                                const std::vector<size_t> &sizes) {
+    if (batch_prologue(kGet)) return std::vector<int64_t>(keys.size() + 1, kInternal);
+    if (buffers.size() != keys.size() || sizes.size() != keys.size())
+        return std::vector<int64_t>(keys.size(), kInvalid);
+    std::vector<int64_t> out(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) {
+        int64_t rc = key_precheck(keys[i]);
+        if (rc == 0 && buffers[i] == nullptr) rc = kInvalid;
+        if (rc == 0) {
+            std::lock_guard<std::mutex> lock(store_->mu);
+            auto it = store_->objects.find(keys[i]);
+            if (it == store_->objects.end()) {
+                rc = kNotFound;
+            } else if (sizes[i] < it->second.size()) {
+                rc = kInvalid;  // Mooncake refuses a buffer smaller than the object
+            } else {
+                std::memcpy(buffers[i], it->second.data(), it->second.size());
+                rc = static_cast<int64_t>(it->second.size());
+            }
+        }
+        out[i] = rc;
+    }
+    return out;
+}
+
+std::vector<int> RealClient::batchIsExist(const std::vector<std::string> &keys) {
+    if (batch_prologue(kExists)) return std::vector<int>(keys.size() + 1, kInternal);
+    std::vector<int> out(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) {
+        int rc = key_precheck(keys[i]);
+        if (rc == 0) {
+            std::lock_guard<std::mutex> lock(store_->mu);
+            rc = store_->objects.count(keys[i]) != 0 ? 1 : 0;
+        }
+        out[i] = rc;
+    }
+    return out;
+}
+
+std::vector<int> RealClient::batchRemove(const std::vector<std::string> &keys, bool force) {
+    (void)force;  // no leases in the double, so force changes nothing
+    if (batch_prologue(kRemove)) return std::vector<int>(keys.size() + 1, kInternal);
+    std::vector<int> out(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) {
+        int rc = key_precheck(keys[i]);
+        if (rc == 0) {
+            std::lock_guard<std::mutex> lock(store_->mu);
+            rc = store_->objects.erase(keys[i]) == 1 ? 0 : kNotFound;
+        }
+        out[i] = rc;
+    }
+    return out;
+}
+
+int RealClient::health_check() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return set_up_ && !closed_ ? HC_HEALTHY : HC_NOT_INITIALIZED;
+}
+
+int RealClient::tearDownAll() {
+    std::lock_guard<std::mutex> lock(mu_);
+    closed_ = true;  // idempotent, like Mooncake's
+    registered_.clear();
+    return 0;
+}
+
+}  // namespace mooncake

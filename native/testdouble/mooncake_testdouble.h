@@ -1,0 +1,133 @@
+// TEST FIXTURE - not Mooncake.
+//
+// An in-memory stand-in for exactly the subset of Mooncake's C++ API that
+// native/src/connector.cpp uses (mooncake::RealClient, ReplicateConfig, ErrorCode,
+// ConfigDict, globalConfig()). Names and signatures follow Mooncake
+// (mooncake-store/include/real_client.h, replica.h, types.h;
+// mooncake-transfer-engine/include/config.h) so the same connector.cpp compiles against
+// either. It is linked only into libkvtier_mooncake_testdouble.so, which lets the Java
+// tests drive Java -> JNR-FFI -> C ABI -> connector without a Mooncake cluster.
+//
+// Semantics mirrored from Mooncake: setup requires local_hostname and metadata_server;
+// objects are shared by every client configured with the same master_server_addr; put
+// of an existing key succeeds and leaves the object alone; get_into returns the object
+// size, INVALID_PARAMS for a too-small buffer, OBJECT_NOT_FOUND for a missing key.
+// Test knobs (all `testdouble_*` setup keys) are documented in mooncake_testdouble.cpp.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace mooncake {
+
+// Subset of mooncake-store/include/types.h ErrorCode (same values).
+enum class ErrorCode : int32_t {
+    OK = 0,
+    INTERNAL_ERROR = -1,
+    INVALID_PARAMS = -600,
+    OBJECT_NOT_FOUND = -704,
+    OBJECT_ALREADY_EXISTS = -705,
+};
+
+const std::string &toString(ErrorCode code) noexcept;
+
+using ConfigDict = std::unordered_map<std::string, std::string>;
+
+// Subset of mooncake-store/include/replica.h ReplicateConfig.
+struct ReplicateConfig {
+    size_t replica_num{1};
+    size_t nof_replica_num{0};
+};
+
+// Subset of mooncake-transfer-engine/include/config.h GlobalConfig (default 1 TiB).
+struct GlobalConfig {
+    uint64_t max_mr_size = 0x10000000000;
+};
+GlobalConfig &globalConfig();
+
+// mooncake-store/include/pyclient.h health_check() codes.
+enum HealthCheckStatus : int {
+    HC_HEALTHY = 0,
+    HC_NOT_INITIALIZED = 1,
+    HC_MASTER_UNREACHABLE = 2,
+};
+
+namespace testdouble {
+struct ObjectStore;  // one per master_server_addr, process-global
+
+// Stand-in for tl::expected<void, ErrorCode>: connector.cpp only tests it and reads
+// error().
+class ExpectedVoid {
+   public:
+    ExpectedVoid() = default;
+    explicit ExpectedVoid(ErrorCode e) : ok_(false), error_(e) {}
+    bool has_value() const { return ok_; }
+    explicit operator bool() const { return ok_; }
+    ErrorCode error() const { return error_; }
+
+   private:
+    bool ok_ = true;
+    ErrorCode error_ = ErrorCode::OK;
+};
+
+enum Op { kPut = 0, kGet, kExists, kRemove, kOpCount };
+}  // namespace testdouble
+
+class RealClient {
+   public:
+    static std::shared_ptr<RealClient> create();
+    ~RealClient();
+
+    testdouble::ExpectedVoid setup_internal(const ConfigDict &config);
+
+    int register_buffer(void *buffer, size_t size);
+    int unregister_buffer(void *buffer);
+
+    std::vector<int> batch_put_from(const std::vector<std::string> &keys,
+                                    const std::vector<void *> &buffers,
+                                    const std::vector<size_t> &sizes,
+                                    const ReplicateConfig &config = ReplicateConfig{});
+    std::vector<int64_t> batch_get_into(const std::vector<std::string> &keys,
+                                        const std::vector<void *> &buffers,
+                                        const std::vector<size_t> &sizes);
+    std::vector<int> batchIsExist(const std::vector<std::string> &keys);
+    std::vector<int> batchRemove(const std::vector<std::string> &keys, bool force = false);
+
+    int health_check();
+    int tearDownAll();
+
+    // Not in Mooncake: why the last setup_internal failed (Mooncake only logs it).
+    std::string testdouble_setup_error() const;
+
+   private:
+    RealClient() = default;
+
+    // Common prologue of every batch call: applies testdouble_fail_batch (returns true
+    // when the caller must return a wrong-sized result) and testdouble_delay_ms_*.
+    bool batch_prologue(testdouble::Op op) const;
+    // Per-key precheck: 0 when the op may proceed, else the per-key error code.
+    int key_precheck(const std::string &key) const;
+
+    mutable std::mutex mu_;  // guards the fields below except where noted
+    bool set_up_ = false;
+    bool closed_ = false;
+    std::string setup_error_;
+    testdouble::ObjectStore *store_ = nullptr;  // never freed (process lifetime)
+
+    int64_t fail_register_at_ = -1;
+    int64_t register_calls_ = 0;
+    std::unordered_set<std::string> fail_keys_;
+    bool fail_batch_[testdouble::kOpCount] = {};
+    int64_t delay_ms_[testdouble::kOpCount] = {};
+    std::map<uintptr_t, size_t> registered_;
+};
+
+}  // namespace mooncake

@@ -1,0 +1,94 @@
+package io.kvtier.spi;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+
+/** Adapter providers keyed by type name. */
+public final class L2AdapterRegistry {
+    /** Guards against a class loader whose iterator keeps failing on the same entry. */
+    private static final int MAX_LOAD_FAILURES = 1000;
+
+    private final Map<String, L2AdapterProvider<?>> providers = new TreeMap<>();
+    private final List<String> loadFailures = new ArrayList<>();
+
+    private L2AdapterRegistry() {}
+
+    /**
+     * Scans {@code META-INF/services} through {@code loader}. A provider that fails to load is
+     * recorded in {@link #loadFailures()} and does not hide the others.
+     *
+     * @throws IllegalStateException when two providers claim one type name
+     */
+    public static L2AdapterRegistry load(ClassLoader loader) {
+        L2AdapterRegistry registry = new L2AdapterRegistry();
+        @SuppressWarnings("rawtypes")
+        Iterator<L2AdapterProvider> it = ServiceLoader.load(L2AdapterProvider.class, loader).iterator();
+        while (true) {
+            try {
+                if (!it.hasNext()) {
+                    break;
+                }
+                registry.register(it.next());
+            } catch (ServiceConfigurationError e) {
+                registry.loadFailures.add(describe(e));
+                if (registry.loadFailures.size() >= MAX_LOAD_FAILURES) {
+                    break;
+                }
+            }
+        }
+        return registry;
+    }
+
+    public static L2AdapterRegistry of(L2AdapterProvider<?>... providers) {
+        L2AdapterRegistry registry = new L2AdapterRegistry();
+        for (L2AdapterProvider<?> provider : providers) {
+            registry.register(provider);
+        }
+        return registry;
+    }
+
+    private static String describe(ServiceConfigurationError e) {
+        Throwable cause = e.getCause();
+        return cause == null ? e.getMessage() : e.getMessage() + " (" + cause + ")";
+    }
+
+    private void register(L2AdapterProvider<?> provider) {
+        String type = provider.type();
+        if (providers.putIfAbsent(type, provider) != null) {
+            throw new IllegalStateException("L2 adapter type already registered: '" + type + "'");
+        }
+    }
+
+    public Optional<L2AdapterProvider<?>> find(String type) {
+        return Optional.ofNullable(providers.get(type));
+    }
+
+    /** @throws IllegalArgumentException "unknown adapter type 't'. Known: a, b" */
+    public L2AdapterProvider<?> require(String type) {
+        L2AdapterProvider<?> provider = providers.get(type);
+        if (provider == null) {
+            throw new IllegalArgumentException("unknown adapter type '" + type + "'. Known: " + knownTypes());
+        }
+        return provider;
+    }
+
+    /** Registered type names, sorted. */
+    public List<String> types() {
+        return List.copyOf(providers.keySet());
+    }
+
+    public String knownTypes() {
+        return providers.isEmpty() ? "(none)" : String.join(", ", providers.keySet());
+    }
+
+    public List<String> loadFailures() {
+        return Collections.unmodifiableList(loadFailures);
+    }
+}
