@@ -84,7 +84,7 @@ public final class Declarations {
         return line > 0 ? name + ":" + line : name;
     }
 
-    /** Entries of {@code --l2-adapter} flags; {@code firstIndex} is the 1-based number of the first flag. */
+    /** Entries of {@code --l2-adapter} flags, numbered from 1 in messages. */
     public static List<Entry> fromJsonFlags(List<String> flags) {
         List<Entry> entries = new ArrayList<>();
         for (int i = 0; i < flags.size(); i++) {

@@ -1,0 +1,37 @@
+package io.kvtier.spi;
+
+import com.google.auto.service.AutoService;
+import java.util.Map;
+
+/** A provider that fails to load, to show that it does not hide the others. */
+@AutoService(L2AdapterProvider.class)
+public final class BrokenProvider implements L2AdapterProvider<Object> {
+    public BrokenProvider() {
+        throw new IllegalStateException("broken on purpose");
+    }
+
+    @Override
+    public String type() {
+        return "broken";
+    }
+
+    @Override
+    public Object parseConfig(Map<String, Object> body) {
+        return body;
+    }
+
+    @Override
+    public Map<String, Object> describe(Object config) {
+        return Map.of();
+    }
+
+    @Override
+    public L2Adapter create(Object config, AdapterContext context) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public String help() {
+        return "";
+    }
+}
