@@ -34,6 +34,14 @@ public interface L2Adapter extends AutoCloseable {
 
     void addListener(L2AdapterListener listener);
 
+    /**
+     * The size of the registration blocks that an L1 object must not cross, counted from the L1
+     * base; 0 when the adapter places no such constraint. The host aligns its allocations to it.
+     */
+    default long l1BlockSize() {
+        return 0;
+    }
+
     /** Idempotent. In-flight operations complete exceptionally with an "adapter closed" error. */
     @Override
     void close();

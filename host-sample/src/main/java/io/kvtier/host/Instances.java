@@ -1,0 +1,67 @@
+package io.kvtier.host;
+
+import com.codahale.metrics.MetricRegistry;
+import io.kvtier.spi.AdapterContext;
+import io.kvtier.spi.ConfiguredAdapter;
+import io.kvtier.spi.L2Adapter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** The created adapter instances of one host process, closed together in reverse order. */
+final class Instances implements AutoCloseable {
+    record Instance(ConfiguredAdapter<?> declared, L2Adapter adapter) {
+        String name() {
+            return declared.name();
+        }
+    }
+
+    private final List<Instance> instances = new ArrayList<>();
+
+    /** Creates every instance over {@code arena}; if one fails, those already created are closed. */
+    static Instances create(List<ConfiguredAdapter<?>> configured, L1Arena arena, MetricRegistry metrics) {
+        Instances created = new Instances();
+        try {
+            for (ConfiguredAdapter<?> adapter : configured) {
+                AdapterContext context = new AdapterContext(adapter.name(), Optional.of(arena.desc()), metrics,
+                        MetricRegistry.name("kvtier", "adapter", adapter.name()));
+                L2Adapter instance = adapter.create(context);
+                created.instances.add(new Instance(adapter, instance));
+                arena.keepWithinBlocks(instance.l1BlockSize());
+            }
+            return created;
+        } catch (RuntimeException e) {
+            created.close();
+            throw e;
+        }
+    }
+
+    List<Instance> all() {
+        return List.copyOf(instances);
+    }
+
+    /** The instance called {@code name}, or the only one when {@code name} is null. */
+    Instance select(String name) {
+        if (name == null) {
+            if (instances.size() != 1) {
+                throw new IllegalArgumentException("--instance is required when " + instances.size()
+                        + " instances are declared (" + names() + ")");
+            }
+            return instances.get(0);
+        }
+        return instances.stream().filter(i -> i.name().equals(name)).findFirst().orElseThrow(
+                () -> new IllegalArgumentException("--instance '" + name + "' is not declared (declared: " + names() + ")"));
+    }
+
+    private String names() {
+        return String.join(", ", instances.stream().map(Instance::name).toList());
+    }
+
+    @Override
+    public void close() {
+        for (int i = instances.size() - 1; i >= 0; i--) {
+            instances.get(i).adapter().close();
+        }
+        instances.clear();
+    }
+}

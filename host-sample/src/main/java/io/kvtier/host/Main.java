@@ -1,0 +1,55 @@
+package io.kvtier.host;
+
+import io.kvtier.spi.L2AdapterRegistry;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The kvtier sample host. Exit codes: 0 success, 1 runtime or verification failure, 2 usage or configuration error. */
+@Command(name = "kvtier", mixinStandardHelpOptions = true, version = "kvtier 0.1.0",
+        description = "A pluggable KV-cache storage host: runs L2 adapters declared in HOCON or JSON.",
+        subcommands = {AdaptersCommand.class, ValidateCommand.class, KeyCommand.class, RunCommand.class,
+                PutCommand.class, GetCommand.class})
+public final class Main implements Runnable {
+    public static final int OK = 0;
+    public static final int FAILED = 1;
+    public static final int USAGE = 2;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(new CommandLine(this), "a subcommand is required: "
+                + String.join(", ", new CommandLine(this).getSubcommands().keySet()));
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs one command line; errors go to {@code err} as one line. */
+    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cli = new CommandLine(new Main());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setParameterExceptionHandler((e, a) -> {
+            err.println("kvtier: " + e.getMessage());
+            return USAGE;
+        });
+        cli.setExecutionExceptionHandler((e, commandLine, parsed) -> {
+            err.println("kvtier: " + oneLine(e));
+            return e instanceof IllegalArgumentException ? USAGE : FAILED;
+        });
+        return cli.execute(args);
+    }
+
+    private static String oneLine(Throwable e) {
+        String message = e.getMessage() == null ? e.toString() : e.getMessage();
+        return message.replace('\n', ' ');
+    }
+
+    /** The adapter types on the class path; a provider that fails to load is reported, not fatal. */
+    static L2AdapterRegistry registry(PrintWriter err) {
+        L2AdapterRegistry registry = L2AdapterRegistry.load(Main.class.getClassLoader());
+        registry.loadFailures().forEach(f -> err.println("kvtier: warning: an adapter provider failed to load: " + f));
+        return registry;
+    }
+}

@@ -1,0 +1,90 @@
+package io.kvtier.host;
+
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.jmx.JmxReporter;
+import io.kvtier.spi.ConfigValues;
+import io.kvtier.spi.ConfiguredAdapter;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "run", description = {
+        "Run the workload on every instance: store chunks from L1, look them up with keys known to be missing,",
+        "load them into fresh L1 slices and verify them byte for byte, delete them, look them up again.",
+        "Exits 0 only if every chunk verified and every missing key was reported missing."})
+final class RunCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    DeclarationOptions declarations;
+
+    @Option(names = "--chunks", paramLabel = "N", description = "chunks per instance (default ${DEFAULT-VALUE})")
+    int chunks = 256;
+
+    @Option(names = "--chunk-size", paramLabel = "SIZE", description = "bytes per chunk (default ${DEFAULT-VALUE})")
+    String chunkSize = "1 MiB";
+
+    @Option(names = "--batch", paramLabel = "K", description = "keys per batch (default ${DEFAULT-VALUE})")
+    int batch = 16;
+
+    @Option(names = "--l1-size", paramLabel = "SIZE", description = "L1 arena size (default: what the workload needs)")
+    String l1Size;
+
+    @Option(names = "--l1-use-lazy", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "back L1 pages on first use (default); --no-l1-use-lazy touches every page first, as RDMA needs")
+    boolean l1UseLazy;
+
+    @Option(names = "--json", description = "print the summary as JSON")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Workload.Options options = options();
+        long needed = Workload.l1BytesNeeded(options);
+        long l1Bytes = l1Size == null ? needed : ConfigValues.bytes(l1Size, "--l1-size");
+        if (l1Bytes < needed) {
+            throw new IllegalArgumentException("--l1-size " + l1Size + " is too small: the workload needs " + needed
+                    + " bytes for --chunks " + chunks + " --chunk-size " + chunkSize);
+        }
+        List<ConfiguredAdapter<?>> configured = declarations.configure(Main.registry(err));
+        MetricRegistry metrics = new MetricRegistry();
+        List<Workload.RunReport> reports = new ArrayList<>();
+        long start = System.nanoTime();
+        try (L1Arena arena = L1Arena.allocate(l1Bytes, L1Arena.DEFAULT_ALIGNMENT, !l1UseLazy);
+             Instances instances = Instances.create(configured, arena, metrics);
+             JmxReporter jmx = JmxReporter.forRegistry(metrics).inDomain("kvtier").build()) {
+            jmx.start();
+            Workload workload = new Workload(arena, options, metrics, new Progress(err));
+            for (Instances.Instance instance : instances.all()) {
+                arena.reset();
+                reports.add(workload.run(instance.name(), instance.declared().type(), instance.adapter()));
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (json) {
+            out.println(RunSummary.toJson(reports));
+        } else {
+            reports.forEach(r -> out.print(RunSummary.toText(r)));
+            out.printf("%d instance(s) in %.2f s%n", reports.size(), seconds);
+        }
+        return reports.stream().allMatch(Workload.RunReport::passed) ? Main.OK : Main.FAILED;
+    }
+
+    private Workload.Options options() {
+        long size = ConfigValues.bytes(chunkSize, "--chunk-size");
+        if (chunks <= 0 || batch <= 0 || size <= 0 || size > Integer.MAX_VALUE - L1Arena.DEFAULT_ALIGNMENT) {
+            throw new IllegalArgumentException("--chunks, --batch and --chunk-size must be positive (chunks " + chunks
+                    + ", batch " + batch + ", chunk size " + chunkSize + "), and a chunk at most 2 GiB");
+        }
+        return new Workload.Options(chunks, (int) size, batch);
+    }
+}

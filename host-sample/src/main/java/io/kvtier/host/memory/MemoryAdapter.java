@@ -1,0 +1,198 @@
+package io.kvtier.host.memory;
+
+import io.kvtier.spi.AdapterUsage;
+import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.KeyLocks;
+import io.kvtier.spi.KeyResult;
+import io.kvtier.spi.L1Slice;
+import io.kvtier.spi.L2Adapter;
+import io.kvtier.spi.L2AdapterListener;
+import io.kvtier.spi.ObjectKey;
+import io.kvtier.spi.UsageTracker;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * An in-process tier: objects are copied to the heap, bounded by a capacity, evicting the least
+ * recently used object that is not locked by a lookup. Operations complete before they return.
+ */
+final class MemoryAdapter implements L2Adapter {
+    private final String name;
+    private final long capacity;
+    private final UsageTracker usage;
+    private final KeyLocks locks = new KeyLocks();
+    /** Access order, so iteration starts at the least recently used object. */
+    private final LinkedHashMap<ObjectKey, byte[]> objects = new LinkedHashMap<>(16, 0.75f, true);
+    private long bytes;
+    private volatile boolean closed;
+
+    MemoryAdapter(String name, long capacity) {
+        this.name = name;
+        this.capacity = capacity;
+        this.usage = new UsageTracker(capacity);
+    }
+
+    @Override
+    public CompletableFuture<BatchResult> store(List<ObjectKey> keys, List<L1Slice> slices) {
+        L2Adapter.requireSameSize(keys, slices);
+        if (closed) {
+            return closedFuture();
+        }
+        List<KeyResult> results = new ArrayList<>(keys.size());
+        List<ObjectKey> stored = new ArrayList<>();
+        List<Long> sizes = new ArrayList<>();
+        List<ObjectKey> evicted = new ArrayList<>();
+        String firstError = "";
+        synchronized (this) {
+            for (int i = 0; i < keys.size(); i++) {
+                String error = put(keys.get(i), slices.get(i), evicted);
+                results.add(error == null ? KeyResult.OK : KeyResult.ERROR);
+                if (error == null) {
+                    stored.add(keys.get(i));
+                    sizes.add((long) slices.get(i).length());
+                } else if (firstError.isEmpty()) {
+                    firstError = error;
+                }
+            }
+        }
+        usage.recordDeleted(evicted);
+        long newBytes = usage.recordStored(stored, sizes);
+        return CompletableFuture.completedFuture(new BatchResult(results, newBytes, firstError));
+    }
+
+    /** @return null when stored (or already there), else why not */
+    private String put(ObjectKey key, L1Slice slice, List<ObjectKey> evicted) {
+        if (objects.get(key) != null) {
+            return null;
+        }
+        long size = slice.length();
+        if (size > capacity) {
+            return "object of " + size + " bytes exceeds the capacity of " + capacity + " bytes";
+        }
+        Iterator<Map.Entry<ObjectKey, byte[]>> lru = objects.entrySet().iterator();
+        while (bytes + size > capacity && lru.hasNext()) {
+            Map.Entry<ObjectKey, byte[]> victim = lru.next();
+            if (!locks.isLocked(victim.getKey())) {
+                bytes -= victim.getValue().length;
+                evicted.add(victim.getKey());
+                lru.remove();
+            }
+        }
+        if (bytes + size > capacity) {
+            return "capacity exhausted: every object is locked";
+        }
+        byte[] copy = new byte[(int) size];
+        slice.buffer().duplicate().clear().get(copy);
+        objects.put(key, copy);
+        bytes += size;
+        return null;
+    }
+
+    @Override
+    public CompletableFuture<BatchResult> lookupAndLock(List<ObjectKey> keys) {
+        if (closed) {
+            return closedFuture();
+        }
+        List<KeyResult> results = new ArrayList<>(keys.size());
+        synchronized (this) {
+            for (ObjectKey key : keys) {
+                boolean found = objects.containsKey(key);
+                if (found) {
+                    locks.lock(key);
+                }
+                results.add(found ? KeyResult.OK : KeyResult.MISSING);
+            }
+        }
+        return CompletableFuture.completedFuture(new BatchResult(results, 0, ""));
+    }
+
+    @Override
+    public void unlock(List<ObjectKey> keys) {
+        locks.unlock(keys);
+    }
+
+    @Override
+    public CompletableFuture<BatchResult> load(List<ObjectKey> keys, List<L1Slice> slices) {
+        L2Adapter.requireSameSize(keys, slices);
+        if (closed) {
+            return closedFuture();
+        }
+        List<KeyResult> results = new ArrayList<>(keys.size());
+        List<ObjectKey> accessed = new ArrayList<>();
+        String firstError = "";
+        synchronized (this) {
+            for (int i = 0; i < keys.size(); i++) {
+                byte[] object = objects.get(keys.get(i));
+                L1Slice slice = slices.get(i);
+                if (object == null) {
+                    results.add(KeyResult.MISSING);
+                } else if (object.length != slice.length()) {
+                    results.add(KeyResult.ERROR);
+                    if (firstError.isEmpty()) {
+                        firstError = "object " + keys.get(i) + " has " + object.length + " bytes, the buffer "
+                                + slice.length();
+                    }
+                } else {
+                    slice.buffer().duplicate().clear().put(object);
+                    results.add(KeyResult.OK);
+                    accessed.add(keys.get(i));
+                }
+            }
+        }
+        usage.recordAccessed(accessed);
+        return CompletableFuture.completedFuture(new BatchResult(results, 0, firstError));
+    }
+
+    @Override
+    public CompletableFuture<BatchResult> delete(List<ObjectKey> keys) {
+        if (closed) {
+            return closedFuture();
+        }
+        List<KeyResult> results = new ArrayList<>(keys.size());
+        List<ObjectKey> deleted = new ArrayList<>();
+        synchronized (this) {
+            for (ObjectKey key : keys) {
+                byte[] removed = objects.remove(key);
+                if (removed != null) {
+                    bytes -= removed.length;
+                    deleted.add(key);
+                }
+                results.add(removed != null ? KeyResult.OK : KeyResult.MISSING);
+            }
+        }
+        usage.recordDeleted(deleted);
+        return CompletableFuture.completedFuture(new BatchResult(results, 0, ""));
+    }
+
+    @Override
+    public AdapterUsage usage() {
+        return usage.usage();
+    }
+
+    @Override
+    public synchronized Map<String, Object> status() {
+        return Map.of("is_healthy", !closed, "type", "memory", "objects", objects.size());
+    }
+
+    @Override
+    public void addListener(L2AdapterListener listener) {
+        usage.addListener(listener);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        synchronized (this) {
+            objects.clear();
+            bytes = 0;
+        }
+    }
+
+    private <T> CompletableFuture<T> closedFuture() {
+        return CompletableFuture.failedFuture(new IllegalStateException("memory adapter '" + name + "' is closed"));
+    }
+}
