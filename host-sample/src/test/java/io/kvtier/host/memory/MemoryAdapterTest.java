@@ -1,0 +1,177 @@
+package io.kvtier.host.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.codahale.metrics.MetricRegistry;
+import io.kvtier.host.L1Arena;
+import io.kvtier.spi.AdapterContext;
+import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.KeyResult;
+import io.kvtier.spi.L1Slice;
+import io.kvtier.spi.L2Adapter;
+import io.kvtier.spi.L2AdapterListener;
+import io.kvtier.spi.ObjectKey;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class MemoryAdapterTest {
+    private final L1Arena arena = L1Arena.allocate(1 << 20, 64, false);
+    private final MemoryAdapterProvider provider = new MemoryAdapterProvider();
+
+    @AfterEach
+    void freeArena() {
+        arena.close();
+    }
+
+    private L2Adapter create(String name, String capacity) {
+        return provider.create(provider.parseConfig(Map.of("type", "memory", "capacity", capacity)),
+                new AdapterContext(name, Optional.empty(), new MetricRegistry(), "kvtier.adapter." + name));
+    }
+
+    private static ObjectKey key(int i) {
+        return new ObjectKey(new byte[] {(byte) i}, "m", 0);
+    }
+
+    private L1Slice slice(int length, int fill) {
+        L1Slice slice = arena.allocate(length);
+        for (int i = 0; i < length; i++) {
+            slice.buffer().put(i, (byte) (fill + i));
+        }
+        return slice;
+    }
+
+    @Test
+    void storesLooksUpAndLoadsByteForByte() {
+        L2Adapter adapter = create("a", "1 KiB");
+        L1Slice source = slice(100, 7);
+        BatchResult stored = adapter.store(List.of(key(1)), List.of(source)).join();
+        assertThat(stored.results()).containsExactly(KeyResult.OK);
+        assertThat(stored.newBytes()).isEqualTo(100);
+        assertThat(adapter.lookupAndLock(List.of(key(1), key(2))).join().results())
+                .containsExactly(KeyResult.OK, KeyResult.MISSING);
+        L1Slice target = slice(100, 0);
+        assertThat(adapter.load(List.of(key(1), key(2)), List.of(target, slice(100, 0))).join().results())
+                .containsExactly(KeyResult.OK, KeyResult.MISSING);
+        assertThat(target.buffer()).isEqualTo(source.buffer());
+    }
+
+    @Test
+    void aReStoreSucceedsWithNoNewBytes() {
+        L2Adapter adapter = create("a", "1 KiB");
+        adapter.store(List.of(key(1)), List.of(slice(10, 1))).join();
+        BatchResult again = adapter.store(List.of(key(1)), List.of(slice(10, 1))).join();
+        assertThat(again.allOk()).isTrue();
+        assertThat(again.newBytes()).isZero();
+        assertThat(adapter.usage().totalBytesUsed()).isEqualTo(10);
+    }
+
+    @Test
+    void aLoadIntoABufferOfAnotherSizeIsAnError() {
+        L2Adapter adapter = create("a", "1 KiB");
+        adapter.store(List.of(key(1)), List.of(slice(10, 1))).join();
+        BatchResult result = adapter.load(List.of(key(1)), List.of(slice(20, 0))).join();
+        assertThat(result.results()).containsExactly(KeyResult.ERROR);
+        assertThat(result.firstError()).contains("10 bytes");
+    }
+
+    @Test
+    void evictsTheLeastRecentlyUsedUnlockedObject() {
+        L2Adapter adapter = create("a", "300");
+        List<ObjectKey> deleted = new ArrayList<>();
+        adapter.addListener(new L2AdapterListener() {
+            @Override
+            public void onKeysDeleted(List<ObjectKey> keys) {
+                deleted.addAll(keys);
+            }
+        });
+        adapter.store(List.of(key(1), key(2), key(3)), List.of(slice(100, 1), slice(100, 2), slice(100, 3))).join();
+        adapter.lookupAndLock(List.of(key(1))).join();
+        adapter.load(List.of(key(2)), List.of(slice(100, 0))).join();
+        assertThat(adapter.store(List.of(key(4)), List.of(slice(100, 4))).join().allOk()).isTrue();
+        assertThat(deleted).containsExactly(key(3));
+        assertThat(adapter.lookupAndLock(List.of(key(1), key(2), key(3), key(4))).join().results())
+                .containsExactly(KeyResult.OK, KeyResult.OK, KeyResult.MISSING, KeyResult.OK);
+        assertThat(adapter.usage().totalBytesUsed()).isEqualTo(300);
+        assertThat(adapter.usage().usageFraction()).isEqualTo(1.0);
+    }
+
+    @Test
+    void anObjectThatCannotFitFailsOnlyItsKey() {
+        L2Adapter adapter = create("a", "150");
+        BatchResult result = adapter.store(List.of(key(1), key(2)), List.of(slice(100, 1), slice(200, 2))).join();
+        assertThat(result.results()).containsExactly(KeyResult.OK, KeyResult.ERROR);
+        assertThat(result.firstError()).contains("exceeds the capacity");
+        adapter.lookupAndLock(List.of(key(1))).join();
+        assertThat(adapter.store(List.of(key(3)), List.of(slice(100, 3))).join().firstError())
+                .isEqualTo("capacity exhausted: every object is locked");
+        adapter.unlock(List.of(key(1)));
+        assertThat(adapter.store(List.of(key(3)), List.of(slice(100, 3))).join().allOk()).isTrue();
+    }
+
+    @Test
+    void deleteReportsMissingKeysAndReturnsUsageToItsBaseline() {
+        L2Adapter adapter = create("a", "1 KiB");
+        adapter.store(List.of(key(1), key(2)), List.of(slice(10, 1), slice(20, 2))).join();
+        assertThat(adapter.delete(List.of(key(1), key(9))).join().results()).containsExactly(KeyResult.OK, KeyResult.MISSING);
+        assertThat(adapter.usage().totalBytesUsed()).isEqualTo(20);
+        adapter.delete(List.of(key(2))).join();
+        assertThat(adapter.usage().totalBytesUsed()).isZero();
+    }
+
+    @Test
+    void namedInstancesDoNotShareObjects() {
+        L2Adapter a = create("a", "1 KiB");
+        L2Adapter b = create("b", "1 KiB");
+        a.store(List.of(key(1)), List.of(slice(10, 1))).join();
+        b.store(List.of(key(1)), List.of(slice(10, 50))).join();
+        b.store(List.of(key(2)), List.of(slice(10, 2))).join();
+        L1Slice fromA = slice(10, 0);
+        a.load(List.of(key(1)), List.of(fromA)).join();
+        assertThat(fromA.buffer().get(0)).isEqualTo((byte) 1);
+        assertThat(a.lookupAndLock(List.of(key(2))).join().results()).containsExactly(KeyResult.MISSING);
+        b.close();
+        assertThat(a.lookupAndLock(List.of(key(1))).join().allOk()).isTrue();
+        assertThat(a.usage().totalBytesUsed()).isEqualTo(10);
+    }
+
+    @Test
+    void emptyBatchesCompleteAtOnce() {
+        L2Adapter adapter = create("a", "1 KiB");
+        assertThat(adapter.store(List.of(), List.of()).join()).isEqualTo(BatchResult.empty());
+        assertThat(adapter.lookupAndLock(List.of()).join().size()).isZero();
+    }
+
+    @Test
+    void aClosedAdapterFailsEveryOperationAndClosesTwice() {
+        L2Adapter adapter = create("a", "1 KiB");
+        adapter.close();
+        adapter.close();
+        assertThatThrownBy(() -> adapter.lookupAndLock(List.of(key(1))).join())
+                .isInstanceOf(CompletionException.class).hasMessageContaining("memory adapter 'a' is closed");
+        assertThat(adapter.status()).containsEntry("is_healthy", false).containsEntry("type", "memory");
+    }
+
+    @Test
+    void mismatchedKeysAndObjectsAreRejected() {
+        L2Adapter adapter = create("a", "1 KiB");
+        assertThatThrownBy(() -> adapter.store(List.of(key(1)), List.of()))
+                .hasMessage("keys and objects size mismatch: 1 keys, 0 objects");
+    }
+
+    @Test
+    void configErrorsNameTheKeyAndValue() {
+        assertThatThrownBy(() -> provider.parseConfig(Map.of("type", "memory", "capacity", "big")))
+                .hasMessageContaining("capacity").hasMessageContaining("\"big\"");
+        assertThatThrownBy(() -> provider.parseConfig(Map.of("type", "memory", "capacity", 0)))
+                .hasMessage("capacity must be positive, got 0");
+        assertThatThrownBy(() -> provider.parseConfig(Map.of("type", "memory", "capacty", 1)))
+                .hasMessage("unknown key 'capacty' (memory takes: capacity)");
+        assertThat(provider.parseConfig(Map.of("type", "memory")).capacity()).isEqualTo(1L << 30);
+    }
+}
