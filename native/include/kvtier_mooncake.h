@@ -10,6 +10,16 @@
  * parallel arrays of addresses and sizes. Per-key results are written to `results`,
  * which has `n` entries. A batch function returns 0 when it produced `n` per-key results
  * and a negative value when the whole batch failed (nothing written to `results`).
+ * n == 0 returns 0 at once without touching any pointer.
+ *
+ * Negative returns: -22 means the caller broke this contract (null client or pointer,
+ * n < 0, negative length, duplicate config key); register/unregister pass Mooncake's own
+ * error code through; kvt_health_check returns minus Mooncake's health code (-1 not
+ * initialized or closed, -2 master unreachable); anything else is -1. kvt_last_error()
+ * always holds the explanation.
+ *
+ * The same sources also build libkvtier_mooncake_testdouble.so, an in-memory stand-in
+ * for Mooncake used only by tests (native/testdouble/).
  */
 #ifndef KVTIER_MOONCAKE_H
 #define KVTIER_MOONCAKE_H

@@ -1,0 +1,86 @@
+package io.kvtier.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.zip.ZipFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The plugin jar, dropped into a host that knows nothing else of it, in a separate JVM. */
+class DropInTest {
+    static final Path TEST_DOUBLE = HostProcess.ROOT.resolve(
+            "plugin-mooncake/target/native-testdouble/libkvtier_mooncake_testdouble.so");
+
+    @Test
+    void theDroppedInPluginListsItsType(@TempDir Path dir) throws Exception {
+        HostProcess.Result r = HostProcess.install(dir, HostProcess.PLUGIN_JAR).kvtier("adapters");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out().lines()).anySatisfy(l -> assertThat(l).startsWith("mooncake_store\t"))
+                .anySatisfy(l -> assertThat(l).startsWith("memory\t"));
+    }
+
+    @Test
+    void withoutThePluginTheTypeIsUnknown(@TempDir Path dir) throws Exception {
+        HostProcess host = HostProcess.install(dir);
+        assertThat(host.kvtier("adapters").out()).doesNotContain("mooncake_store");
+        HostProcess.Result r = host.kvtier("validate", "-c", "conf/mooncake-tcp.conf");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).isEqualTo("kvtier: conf/mooncake-tcp.conf:6: unknown adapter type 'mooncake_store'. Known: memory\n");
+    }
+
+    @Test
+    void pluginsOnKvtierPluginsJoinTheClassPath(@TempDir Path dir) throws Exception {
+        HostProcess.Result r = HostProcess.install(dir.resolve("host"))
+                .withEnv("KVTIER_PLUGINS", HostProcess.PLUGIN_JAR.getParent().toString())
+                .kvtier("adapters");
+        assertThat(r.out()).contains("mooncake_store\t");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"mooncake-tcp.conf", "mooncake-lanes.conf", "mooncake-rdma.conf", "mooncake-local.conf"})
+    void everyMooncakeExampleValidates(String file, @TempDir Path dir) throws Exception {
+        HostProcess.Result r = HostProcess.install(dir, HostProcess.PLUGIN_JAR).kvtier("validate", "-c", "conf/" + file);
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out().lines()).singleElement().satisfies(line -> assertThat(line)
+                .contains("\"type\":\"mooncake_store\"", "\"setup_config\":", "\"replicate_config\":",
+                        "\"num_workers\":", "\"per_op_workers\":"));
+    }
+
+    @Test
+    void theEmbeddedDefaultRunsThroughTheScript(@TempDir Path dir) throws Exception {
+        HostProcess.Result r = HostProcess.install(dir, HostProcess.PLUGIN_JAR)
+                .kvtier("run", "--chunks", "32", "--chunk-size", "64 KiB");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("memory (memory)", "PASSED");
+    }
+
+    @Test
+    void theHostRunsMooncakeStoreOnTheTestDoubleNamedByTheEnvironment(@TempDir Path dir) throws Exception {
+        HostProcess.Result r = HostProcess.install(dir, HostProcess.PLUGIN_JAR)
+                .withEnv("KVTIER_MOONCAKE_LIBRARY", TEST_DOUBLE.toString())
+                .kvtier("run", "--chunks", "64", "--chunk-size", "64 KiB", "--batch", "8", "--json", "--l2-adapter",
+                        "{\"name\":\"a\",\"type\":\"mooncake_store\",\"local_hostname\":\"127.0.0.1\","
+                                + "\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\"double-a\"}",
+                        "--l2-adapter",
+                        "{\"name\":\"b\",\"type\":\"mooncake_store\",\"per_op_workers\":{\"lookup\":1,\"store\":2},"
+                                + "\"local_hostname\":\"127.0.0.1\",\"metadata_server\":\"P2PHANDSHAKE\","
+                                + "\"master_server_addr\":\"double-b\"}");
+        assertThat(r.exit()).as(r.err() + r.out()).isZero();
+        assertThat(r.out()).contains("\"verified\":64", "\"passed\":true");
+    }
+
+    @Test
+    void withoutAConnectorTheErrorNamesTheBuildSwitch(@TempDir Path dir) throws Exception {
+        try (ZipFile jar = new ZipFile(HostProcess.PLUGIN_JAR.toFile())) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(jar.getEntry("native/linux-x86_64/libkvtier_mooncake.so") == null,
+                    "this plugin jar carries a real connector (built with BUILD_MOONCAKE=1)");
+        }
+        HostProcess.Result r = HostProcess.install(dir, HostProcess.PLUGIN_JAR)
+                .kvtier("run", "--chunks", "1", "-c", "conf/mooncake-local.conf");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("BUILD_MOONCAKE").hasLineCount(1);
+    }
+}

@@ -1,0 +1,79 @@
+package io.kvtier.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A kvtier host laid out as a user installs it: bin/kvtier, the host jar and its libraries, and
+ * a plugins/ folder holding only what a test drops in. Each command runs in a fresh JVM.
+ */
+final class HostProcess {
+    static final Path ROOT = Path.of(System.getProperty("kvtier.root", "..")).toAbsolutePath().normalize();
+    static final Path PLUGIN_JAR = ROOT.resolve("plugin-mooncake/target/kvtier-plugin-mooncake-"
+            + System.getProperty("kvtier.version", "0.1.0-SNAPSHOT") + ".jar");
+    private static final long TIMEOUT_SECONDS = 120;
+
+    record Result(int exit, String out, String err) {}
+
+    private final Path home;
+    private final Map<String, String> env = new HashMap<>();
+
+    private HostProcess(Path home) {
+        this.home = home;
+        env.put("MC_TCP_BIND_ADDRESS", "127.0.0.1");
+    }
+
+    /** Lays out a host under {@code dir}, with {@code plugins} copied into its plugins/ folder. */
+    static HostProcess install(Path dir, Path... plugins) throws IOException {
+        Path hostTarget = ROOT.resolve("host-sample/target");
+        Files.createDirectories(dir.resolve("bin"));
+        Files.createDirectories(dir.resolve("target/lib"));
+        Files.createDirectories(dir.resolve("plugins"));
+        Path script = Files.copy(ROOT.resolve("host-sample/bin/kvtier"), dir.resolve("bin/kvtier"));
+        script.toFile().setExecutable(true);
+        Files.copy(hostTarget.resolve("kvtier-host-sample.jar"), dir.resolve("target/kvtier-host-sample.jar"));
+        try (Stream<Path> libs = Files.list(hostTarget.resolve("lib"))) {
+            for (Path lib : libs.toList()) {
+                Files.copy(lib, dir.resolve("target/lib").resolve(lib.getFileName()));
+            }
+        }
+        for (Path plugin : plugins) {
+            Files.copy(plugin, dir.resolve("plugins").resolve(plugin.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+        }
+        return new HostProcess(dir);
+    }
+
+    HostProcess withEnv(String name, String value) {
+        env.put(name, value);
+        return this;
+    }
+
+    Result kvtier(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(home.resolve("bin/kvtier").toString());
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile());
+        builder.environment().remove("KVTIER_PLUGINS");
+        builder.environment().remove("KVTIER_MOONCAKE_LIBRARY");
+        builder.environment().putAll(env);
+        Path out = Files.createTempFile(home, "out", ".txt");
+        Path err = Files.createTempFile(home, "err", ".txt");
+        Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("kvtier " + String.join(" ", args) + " did not finish in "
+                    + TIMEOUT_SECONDS + " s");
+        }
+        return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,76 @@
+package io.kvtier.mooncake;
+
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+import io.kvtier.spi.AdapterContext;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One instance's Dropwizard metrics. Every name comes from {@link AdapterContext#metricName}, so
+ * two instances of this type in one host never share a metric.
+ *
+ * <ul>
+ *   <li>timers {@code store}, {@code lookup}, {@code load}, {@code delete}: submit to completion
+ *       of each batch, queueing included, since that is what the caller waits for;</li>
+ *   <li>meters {@code bytes_stored}, {@code bytes_loaded}: bytes of keys that succeeded;</li>
+ *   <li>counters {@code hits} / {@code misses} (lookup outcomes) and {@code errors} (every key
+ *       that ended in ERROR, and every key of a failed batch, for any op);</li>
+ *   <li>gauges {@code lane.<pool>.queue_depth} and {@code l1.registered_bytes}.</li>
+ * </ul>
+ */
+final class AdapterMetrics {
+    final Timer store;
+    final Timer lookup;
+    final Timer load;
+    final Timer delete;
+    final Meter bytesStored;
+    final Meter bytesLoaded;
+    final Counter hits;
+    final Counter misses;
+    final Counter errors;
+
+    private final MetricRegistry registry;
+    private final List<String> gauges = new ArrayList<>();
+
+    AdapterMetrics(AdapterContext context, WorkerLanes lanes, L1Registration registration) {
+        this.registry = context.metrics();
+        store = registry.timer(context.metricName("store"));
+        lookup = registry.timer(context.metricName("lookup"));
+        load = registry.timer(context.metricName("load"));
+        delete = registry.timer(context.metricName("delete"));
+        bytesStored = registry.meter(context.metricName("bytes_stored"));
+        bytesLoaded = registry.meter(context.metricName("bytes_loaded"));
+        hits = registry.counter(context.metricName("hits"));
+        misses = registry.counter(context.metricName("misses"));
+        errors = registry.counter(context.metricName("errors"));
+        try {
+            for (String pool : lanes.poolNames()) {
+                gauge(context.metricName("lane", pool, "queue_depth"), () -> lanes.queueDepth(pool));
+            }
+            gauge(context.metricName("l1", "registered_bytes"), registration::registeredBytes);
+        } catch (IllegalArgumentException e) {
+            removeGauges();
+            throw new IllegalArgumentException("mooncake_store instance '" + context.instanceName()
+                    + "': its metric names are already taken (" + e.getMessage() + "); metric prefixes must be unique", e);
+        }
+    }
+
+    /** register(), not gauge(): a name clash must fail loudly, not silently read another instance. */
+    private void gauge(String name, Gauge<?> gauge) {
+        registry.register(name, gauge);
+        gauges.add(name);
+    }
+
+    /**
+     * Drops the gauges, whose sources are gone after close. Timers, meters and counters stay, so a
+     * host can still report an instance's totals after closing it.
+     */
+    void removeGauges() {
+        gauges.forEach(registry::remove);
+        gauges.clear();
+    }
+}

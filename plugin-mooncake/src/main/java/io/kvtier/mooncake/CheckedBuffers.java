@@ -1,0 +1,76 @@
+package io.kvtier.mooncake;
+
+import io.kvtier.spi.L1Slice;
+import java.util.List;
+
+/**
+ * A store or load batch after its buffers were checked on the caller's thread: the keys whose
+ * buffers passed go to native code, as parallel address/size arrays; the others carry their
+ * error and never leave Java.
+ */
+final class CheckedBuffers {
+    private final String[] rejections;
+    private final int[] nativeIndices;
+    private final long[] addresses;
+    private final long[] sizes;
+
+    private CheckedBuffers(String[] rejections, int[] nativeIndices, long[] addresses, long[] sizes) {
+        this.rejections = rejections;
+        this.nativeIndices = nativeIndices;
+        this.addresses = addresses;
+        this.sizes = sizes;
+    }
+
+    static CheckedBuffers of(List<L1Slice> objects, BufferCheck check) {
+        int n = objects.size();
+        String[] rejections = new String[n];
+        int accepted = 0;
+        for (int i = 0; i < n; i++) {
+            L1Slice slice = objects.get(i);
+            rejections[i] = check.check(slice.address(), slice.length());
+            if (rejections[i] == null) {
+                accepted++;
+            }
+        }
+        int[] indices = new int[accepted];
+        long[] addresses = new long[accepted];
+        long[] sizes = new long[accepted];
+        for (int i = 0, j = 0; i < n; i++) {
+            if (rejections[i] == null) {
+                L1Slice slice = objects.get(i);
+                indices[j] = i;
+                addresses[j] = slice.address();
+                sizes[j] = slice.length();
+                j++;
+            }
+        }
+        return new CheckedBuffers(rejections, indices, addresses, sizes);
+    }
+
+    /** How many keys go to native code. */
+    int nativeCount() {
+        return nativeIndices.length;
+    }
+
+    /** Position in the batch of the j-th native key. */
+    int[] nativeIndices() {
+        return nativeIndices;
+    }
+
+    long[] addresses() {
+        return addresses;
+    }
+
+    long[] sizes() {
+        return sizes;
+    }
+
+    /** Marks every rejected key as an error in {@code outcome}. */
+    void reportRejections(BatchOutcome outcome) {
+        for (int i = 0; i < rejections.length; i++) {
+            if (rejections[i] != null) {
+                outcome.error(i, rejections[i]);
+            }
+        }
+    }
+}

@@ -1,0 +1,344 @@
+package io.kvtier.mooncake;
+
+import com.codahale.metrics.Timer;
+import io.kvtier.spi.AdapterContext;
+import io.kvtier.spi.AdapterUsage;
+import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.KeyLocks;
+import io.kvtier.spi.L1Slice;
+import io.kvtier.spi.L2Adapter;
+import io.kvtier.spi.L2AdapterListener;
+import io.kvtier.spi.ObjectKey;
+import io.kvtier.spi.UsageTracker;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The {@code mooncake_store} adapter: each batch is checked on the caller's thread, handed to
+ * its lane as one native batch call, and its per-key native results are turned into per-key
+ * outcomes. Unlike LMCache (reference §9) a lookup error is an error and not a miss, a short read
+ * is not a hit, stores report per key, and close() fails what is in flight instead of leaving it
+ * pending forever.
+ */
+public final class MooncakeStoreAdapter implements L2Adapter {
+    static final String TYPE = "mooncake_store";
+    private static final Logger LOG = Logger.getLogger(MooncakeStoreAdapter.class.getName());
+    /** How long close() waits for running native calls before giving up on freeing the client. */
+    static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
+
+    private final String name;
+    private final MooncakeStoreConfig config;
+    private final MooncakeClient client;
+    private final L1Registration registration;
+    private final BufferCheck bufferCheck;
+    private final WorkerLanes lanes;
+    private final AdapterMetrics metrics;
+    private final UsageTracker usage = new UsageTracker(0);
+    private final KeyLocks locks = new KeyLocks();
+    private final Set<LaneTask> inFlight = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    @Inject
+    MooncakeStoreAdapter(AdapterContext context, MooncakeStoreConfig config, MooncakeClient client,
+                         L1Registration registration, WorkerLanes lanes, AdapterMetrics metrics) {
+        this.name = context.instanceName();
+        this.config = config;
+        this.client = client;
+        this.registration = registration;
+        this.bufferCheck = registration.enabled() ? registration : BufferCheck.NON_EMPTY;
+        this.lanes = lanes;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public CompletableFuture<BatchResult> store(List<ObjectKey> keys, List<L1Slice> objects) {
+        L2Adapter.requireSameSize(keys, objects);
+        if (closed) {
+            return CompletableFuture.failedFuture(closedError());
+        }
+        if (keys.isEmpty()) {
+            return CompletableFuture.completedFuture(BatchResult.empty());
+        }
+        CheckedBuffers batch = CheckedBuffers.of(objects, bufferCheck);
+        return submit(Lane.SET, metrics.store, keys.size(), () -> doStore(keys, batch));
+    }
+
+    private BatchResult doStore(List<ObjectKey> keys, CheckedBuffers batch) {
+        BatchOutcome outcome = new BatchOutcome(keys.size());
+        batch.reportRejections(outcome);
+        List<ObjectKey> stored = new ArrayList<>(batch.nativeCount());
+        List<Long> storedSizes = new ArrayList<>(batch.nativeCount());
+        long bytes = 0;
+        if (batch.nativeCount() > 0) {
+            long[] rc = client.batchPut(keys, batch.nativeIndices(), batch.addresses(), batch.sizes(),
+                    config.replicateConfig());
+            for (int j = 0; j < rc.length; j++) {
+                int i = batch.nativeIndices()[j];
+                if (rc[j] == 0) {
+                    outcome.ok(i);
+                    stored.add(keys.get(i));
+                    storedSizes.add(batch.sizes()[j]);
+                    bytes += batch.sizes()[j];
+                } else {
+                    outcome.error(i, "Mooncake batch_put_from failed for key " + keys.get(i) + ": "
+                            + MooncakeCodes.describe(rc[j]));
+                }
+            }
+        }
+        // A re-stored key is reported with size 0 and adds no bytes (reference §1.3).
+        long newBytes = usage.recordStored(stored, storedSizes);
+        metrics.bytesStored.mark(bytes);
+        metrics.errors.inc(outcome.errors());
+        return outcome.build(newBytes);
+    }
+
+    /** On RDMA, the host must keep every object inside one registered block. */
+    @Override
+    public long l1BlockSize() {
+        return registration.enabled() ? registration.blockSize() : 0;
+    }
+
+    @Override
+    public CompletableFuture<BatchResult> lookupAndLock(List<ObjectKey> keys) {
+        if (closed) {
+            return CompletableFuture.failedFuture(closedError());
+        }
+        if (keys.isEmpty()) {
+            return CompletableFuture.completedFuture(BatchResult.empty());
+        }
+        return submit(Lane.EXISTS, metrics.lookup, keys.size(), () -> doLookup(keys));
+    }
+
+    private BatchResult doLookup(List<ObjectKey> keys) {
+        long[] rc = client.batchExists(keys);
+        BatchOutcome outcome = new BatchOutcome(keys.size());
+        int hits = 0;
+        int misses = 0;
+        for (int i = 0; i < rc.length; i++) {
+            if (rc[i] == 1) {
+                outcome.ok(i);
+                locks.lock(keys.get(i));
+                hits++;
+            } else if (rc[i] == 0) {
+                outcome.missing(i);
+                misses++;
+            } else {
+                outcome.error(i, "Mooncake batchIsExist failed for key " + keys.get(i) + ": " + MooncakeCodes.describe(rc[i]));
+            }
+        }
+        metrics.hits.inc(hits);
+        metrics.misses.inc(misses);
+        metrics.errors.inc(outcome.errors());
+        return outcome.build(0);
+    }
+
+    @Override
+    public void unlock(List<ObjectKey> keys) {
+        locks.unlock(keys);
+    }
+
+    @Override
+    public CompletableFuture<BatchResult> load(List<ObjectKey> keys, List<L1Slice> objects) {
+        L2Adapter.requireSameSize(keys, objects);
+        if (closed) {
+            return CompletableFuture.failedFuture(closedError());
+        }
+        if (keys.isEmpty()) {
+            return CompletableFuture.completedFuture(BatchResult.empty());
+        }
+        CheckedBuffers batch = CheckedBuffers.of(objects, bufferCheck);
+        return submit(Lane.GET, metrics.load, keys.size(), () -> doLoad(keys, batch));
+    }
+
+    private BatchResult doLoad(List<ObjectKey> keys, CheckedBuffers batch) {
+        BatchOutcome outcome = new BatchOutcome(keys.size());
+        batch.reportRejections(outcome);
+        List<ObjectKey> loaded = new ArrayList<>(batch.nativeCount());
+        long bytes = 0;
+        if (batch.nativeCount() > 0) {
+            long[] rc = client.batchGet(keys, batch.nativeIndices(), batch.addresses(), batch.sizes());
+            for (int j = 0; j < rc.length; j++) {
+                int i = batch.nativeIndices()[j];
+                long expected = batch.sizes()[j];
+                if (rc[j] == expected) {
+                    outcome.ok(i);
+                    loaded.add(keys.get(i));
+                    bytes += expected;
+                } else if (rc[j] == MooncakeCodes.OBJECT_NOT_FOUND) {
+                    outcome.missing(i);
+                } else if (rc[j] >= 0) {
+                    // Mooncake accepts a buffer larger than the object; the tail would be stale.
+                    outcome.error(i, (rc[j] < expected ? "short read" : "oversized read") + " for key " + keys.get(i)
+                            + ": Mooncake returned " + rc[j] + " bytes, expected " + expected);
+                } else {
+                    outcome.error(i, "Mooncake batch_get_into failed for key " + keys.get(i) + ": "
+                            + MooncakeCodes.describe(rc[j]));
+                }
+            }
+        }
+        usage.recordAccessed(loaded);
+        metrics.bytesLoaded.mark(bytes);
+        metrics.errors.inc(outcome.errors());
+        return outcome.build(0);
+    }
+
+    @Override
+    public CompletableFuture<BatchResult> delete(List<ObjectKey> keys) {
+        if (closed) {
+            return CompletableFuture.failedFuture(closedError());
+        }
+        if (keys.isEmpty()) {
+            return CompletableFuture.completedFuture(BatchResult.empty());
+        }
+        return submit(Lane.DELETE, metrics.delete, keys.size(), () -> doDelete(keys));
+    }
+
+    private BatchResult doDelete(List<ObjectKey> keys) {
+        long[] rc = client.batchRemove(keys);
+        BatchOutcome outcome = new BatchOutcome(keys.size());
+        List<ObjectKey> gone = new ArrayList<>(keys.size());
+        for (int i = 0; i < rc.length; i++) {
+            if (rc[i] == 0) {
+                outcome.ok(i);
+                gone.add(keys.get(i));
+            } else if (rc[i] == MooncakeCodes.OBJECT_NOT_FOUND) {
+                outcome.missing(i);
+                // Mooncake may have evicted it on its own: stop counting its bytes too.
+                gone.add(keys.get(i));
+            } else {
+                outcome.error(i, "Mooncake batchRemove failed for key " + keys.get(i) + ": " + MooncakeCodes.describe(rc[i]));
+            }
+        }
+        usage.recordDeleted(gone);
+        metrics.errors.inc(outcome.errors());
+        return outcome.build(0);
+    }
+
+    private CompletableFuture<BatchResult> submit(Lane lane, Timer timer, int keyCount, Callable<BatchResult> work) {
+        LaneTask task = new LaneTask(work, () -> closed ? closedError() : null);
+        CompletableFuture<BatchResult> future = task.future();
+        Timer.Context timing = timer.time();
+        inFlight.add(task);
+        future.whenComplete((result, error) -> {
+            timing.stop();
+            inFlight.remove(task);
+            if (error instanceof MooncakeBatchException) {
+                metrics.errors.inc(keyCount);
+            }
+        });
+        try {
+            lanes.execute(lane, task);
+        } catch (RejectedExecutionException e) {
+            // close() shut the lanes down between our check and this submission.
+            task.fail(closedError());
+        }
+        return future;
+    }
+
+    @Override
+    public AdapterUsage usage() {
+        return usage.usage();
+    }
+
+    @Override
+    public Map<String, Object> status() {
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("is_healthy", !closed && client.healthCheck());
+        status.put("type", TYPE);
+        status.put("instance", name);
+        status.put("closed", closed);
+        status.put("protocol", config.protocol().orElse("tcp"));
+        status.put("lanes", lanes.threadCounts());
+        status.put("in_flight", inFlight.size());
+        status.put("preregister_l1_memory", registration.enabled());
+        status.put("registered_bytes", registration.registeredBytes());
+        status.put("registration_blocks", registration.blockCount());
+        if (registration.enabled()) {
+            status.put("registration_block_size", registration.blockSize());
+        }
+        return status;
+    }
+
+    @Override
+    public void addListener(L2AdapterListener listener) {
+        usage.addListener(listener);
+    }
+
+    /**
+     * Fails queued batches at once, waits (bounded) for running native calls to return, fails
+     * them too, then unregisters L1 and destroys the native client exactly once. If a native call
+     * does not return in time the client is deliberately leaked: freeing it under a running call
+     * could crash the JVM.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        IllegalStateException error = closedError();
+        for (Runnable queued : lanes.shutdown()) {
+            ((LaneTask) queued).fail(error);
+        }
+        if (lanes.isCurrentThreadWorker()) {
+            // Called from a callback on one of our own lanes: it cannot wait for itself.
+            Thread finisher = new Thread(this::finishClose, "kvtier-" + name + "-close");
+            finisher.setDaemon(true);
+            finisher.start();
+        } else {
+            finishClose();
+        }
+    }
+
+    private void finishClose() {
+        boolean drained = awaitLanes();
+        inFlight.forEach(task -> task.fail(closedError()));
+        if (drained) {
+            registration.unregisterAll();
+            client.destroy();
+        } else {
+            LOG.log(Level.WARNING, "mooncake_store adapter ''{0}'': native calls still running after {1}; "
+                    + "leaving the Mooncake client and its L1 registration in place", new Object[] {name, DRAIN_TIMEOUT});
+        }
+        metrics.removeGauges();
+    }
+
+    /** Waits through interrupts: giving up early would leak the native client for nothing. */
+    private boolean awaitLanes() {
+        long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return lanes.awaitTermination(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    if (System.nanoTime() - deadline >= 0) {
+                        return false;
+                    }
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private IllegalStateException closedError() {
+        return new IllegalStateException("mooncake_store adapter '" + name + "' is closed");
+    }
+}

@@ -1,0 +1,112 @@
+package io.kvtier.mooncake;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The parsed, immutable configuration of one {@code mooncake_store} instance. Every map is copied
+ * on construction, so a caller mutating its own map later changes nothing here (reference test
+ * 14). The constructor validates like LMCache's config class does, so direct construction is
+ * checked too.
+ */
+public final class MooncakeStoreConfig {
+    public static final int DEFAULT_NUM_WORKERS = 4;
+    /** A guard against a typo creating thousands of threads. */
+    public static final int MAX_WORKERS = 1024;
+
+    private final Map<String, String> setupConfig;
+    private final int numWorkers;
+    private final Map<Lane, Integer> perOpWorkers;
+    private final ReplicateConfig replicateConfig;
+    private final EvictionConfig eviction;
+
+    public MooncakeStoreConfig(Map<String, String> setupConfig, int numWorkers, Map<Lane, Integer> perOpWorkers,
+                               ReplicateConfig replicateConfig, EvictionConfig eviction) {
+        Map<String, String> setup = new LinkedHashMap<>();
+        setupConfig.forEach((k, v) -> setup.put(Objects.requireNonNull(k, "setup key"),
+                Objects.requireNonNull(v, () -> "setup value of " + k)));
+        this.setupConfig = Collections.unmodifiableMap(setup);
+        this.numWorkers = requireWorkers("num_workers", numWorkers);
+        EnumMap<Lane, Integer> lanes = new EnumMap<>(Lane.class);
+        perOpWorkers.forEach((lane, n) -> lanes.put(lane, requireWorkers("per_op_workers['" + lane.key() + "']", n)));
+        this.perOpWorkers = Collections.unmodifiableMap(lanes);
+        this.replicateConfig = Objects.requireNonNull(replicateConfig, "replicateConfig");
+        this.eviction = eviction;
+    }
+
+    /** Parses a declaration body; see {@link MooncakeStoreConfigParser}. */
+    public static MooncakeStoreConfig fromBody(Map<String, Object> body) {
+        return MooncakeStoreConfigParser.parse(body);
+    }
+
+    private static int requireWorkers(String key, int n) {
+        if (n <= 0) {
+            throw new IllegalArgumentException(key + " must be a positive integer, got " + n);
+        }
+        if (n > MAX_WORKERS) {
+            throw new IllegalArgumentException(key + " must be at most " + MAX_WORKERS + ", got " + n);
+        }
+        return n;
+    }
+
+    /** What is handed to Mooncake's {@code setup_internal(ConfigDict)}, in declaration order. */
+    public Map<String, String> setupConfig() {
+        return setupConfig;
+    }
+
+    public int numWorkers() {
+        return numWorkers;
+    }
+
+    /** Only the lanes that were configured; the others use the shared pool. */
+    public Map<Lane, Integer> perOpWorkers() {
+        return perOpWorkers;
+    }
+
+    public ReplicateConfig replicateConfig() {
+        return replicateConfig;
+    }
+
+    public Optional<EvictionConfig> eviction() {
+        return Optional.ofNullable(eviction);
+    }
+
+    /** The {@code protocol} setup value as written, or empty (Mooncake then uses tcp). */
+    public Optional<String> protocol() {
+        return Optional.ofNullable(setupConfig.get("protocol"));
+    }
+
+    /**
+     * Whether the L1 region must be registered with the NIC. Matched case-insensitively (design
+     * §7.6): {@code "RDMA"} must not silently skip registration as it does in LMCache.
+     */
+    public boolean isRdma() {
+        return protocol().map(p -> p.equalsIgnoreCase("rdma")).orElse(false);
+    }
+
+    /** The view {@code kvtier validate} prints. */
+    public Map<String, Object> view() {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("num_workers", numWorkers);
+        if (perOpWorkers.isEmpty()) {
+            view.put("per_op_workers", null);
+        } else {
+            Map<String, Object> lanes = new LinkedHashMap<>();
+            perOpWorkers.forEach((lane, n) -> lanes.put(lane.key(), n));
+            view.put("per_op_workers", lanes);
+        }
+        view.put("setup_config", new LinkedHashMap<>(setupConfig));
+        view.put("replicate_config", replicateConfig.view());
+        view.put("eviction", eviction == null ? null : eviction.view());
+        return view;
+    }
+
+    @Override
+    public String toString() {
+        return "MooncakeStoreConfig" + view();
+    }
+}

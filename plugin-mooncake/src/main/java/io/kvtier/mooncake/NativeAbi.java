@@ -1,0 +1,53 @@
+package io.kvtier.mooncake;
+
+import jnr.ffi.Pointer;
+import jnr.ffi.annotations.IgnoreError;
+import jnr.ffi.annotations.In;
+import jnr.ffi.annotations.Out;
+import jnr.ffi.types.u_int64_t;
+
+/**
+ * Holds the binding interface. JNR-FFI generates the implementation in its own class loader,
+ * and a class there can only implement a public interface; nesting that public interface in this
+ * package-private class keeps it out of the plugin's API all the same (no code outside
+ * {@code io.kvtier.mooncake} can name it).
+ */
+final class NativeAbi {
+    private NativeAbi() {}
+
+    /**
+     * The C ABI of {@code native/include/kvtier_mooncake.h}, one method per function, bound with
+     * JNR-FFI. Batch calls take keys as a pre-encoded slab ({@link KeySlab}: a {@code char**} and an
+     * {@code int32_t*} of lengths in native memory), so no {@code String[]} is marshalled per call;
+     * buffers cross as {@code long[]} addresses and sizes, results come back in {@code @Out} arrays.
+     * errno is never read, so it is not saved ({@code @IgnoreError}).
+     */
+    @IgnoreError
+    public interface MooncakeNative {
+        /** The calling thread's last failure message; read it on the thread that failed. */
+        String kvt_last_error();
+
+        /** Returns null when create or setup failed. Called once per instance, so String[] is fine here. */
+        Pointer kvt_create(@In String[] keys, @In String[] values, int n);
+
+        void kvt_destroy(Pointer client);
+
+        @u_int64_t long kvt_max_mr_size(Pointer client);
+
+        int kvt_register_buffer(Pointer client, @u_int64_t long addr, @u_int64_t long len);
+
+        int kvt_unregister_buffer(Pointer client, @u_int64_t long addr);
+
+        int kvt_health_check(Pointer client);
+
+        int kvt_batch_put(Pointer client, Pointer keys, Pointer keyLens, @In long[] addrs, @In long[] sizes, int n,
+                          int replicaNum, int nofReplicaNum, @Out long[] results);
+
+        int kvt_batch_get(Pointer client, Pointer keys, Pointer keyLens, @In long[] addrs, @In long[] sizes, int n,
+                          @Out long[] results);
+
+        int kvt_batch_exists(Pointer client, Pointer keys, Pointer keyLens, int n, @Out long[] results);
+
+        int kvt_batch_remove(Pointer client, Pointer keys, Pointer keyLens, int n, @Out long[] results);
+    }
+}

@@ -1,0 +1,123 @@
+package io.kvtier.mooncake;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The worker pools that make the (synchronous) native calls, as in LMCache's connector base: a
+ * dedicated pool per configured lane, and a shared pool of {@code num_workers} threads for the
+ * ops without one. The shared pool exists only if some op uses it. A lane of its own is what
+ * keeps latency-sensitive lookups from queueing behind a flood of slow stores. One submitted
+ * task is one native batch call: Mooncake parallelises inside a batch, so the thread count bounds
+ * concurrent batches, not per-key parallelism.
+ */
+final class WorkerLanes {
+    static final String SHARED = "shared";
+    /** Which lanes a thread belongs to, so close() can tell it is running on one of them. */
+    private static final ThreadLocal<WorkerLanes> OWNER = new ThreadLocal<>();
+
+    private final Map<Lane, ThreadPoolExecutor> byLane = new EnumMap<>(Lane.class);
+    private final Map<String, ThreadPoolExecutor> pools = new LinkedHashMap<>();
+
+    WorkerLanes(String instanceName, int numWorkers, Map<Lane, Integer> perOpWorkers) {
+        ThreadPoolExecutor shared = null;
+        for (Lane lane : Lane.values()) {
+            Integer dedicated = perOpWorkers.get(lane);
+            ThreadPoolExecutor pool;
+            if (dedicated != null) {
+                pool = newPool(instanceName, lane.key(), dedicated);
+                pools.put(lane.key(), pool);
+            } else {
+                if (shared == null) {
+                    shared = newPool(instanceName, SHARED, numWorkers);
+                }
+                pool = shared;
+            }
+            byLane.put(lane, pool);
+        }
+        if (shared != null) {
+            pools.put(SHARED, shared);
+        }
+    }
+
+    private ThreadPoolExecutor newPool(String instanceName, String poolName, int threads) {
+        return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+                threadFactory("kvtier-" + instanceName + "-" + poolName + "-"));
+    }
+
+    private ThreadFactory threadFactory(String prefix) {
+        AtomicInteger next = new AtomicInteger(1);
+        return task -> {
+            Thread thread = new Thread(() -> {
+                OWNER.set(this);
+                task.run();
+            }, prefix + next.getAndIncrement());
+            // Daemon: an application that forgets close() must still be able to exit.
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** @throws RejectedExecutionException after {@link #shutdown()} */
+    void execute(Lane lane, Runnable task) {
+        byLane.get(lane).execute(task);
+    }
+
+    /** Thread count per pool: the configured lane keys, plus "shared" when it exists. */
+    Map<String, Integer> threadCounts() {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        pools.forEach((name, pool) -> counts.put(name, pool.getCorePoolSize()));
+        return Collections.unmodifiableMap(counts);
+    }
+
+    /** Pool names, for per-pool gauges. */
+    List<String> poolNames() {
+        return List.copyOf(pools.keySet());
+    }
+
+    /** Tasks waiting (not yet running) in one pool. */
+    int queueDepth(String poolName) {
+        ThreadPoolExecutor pool = pools.get(poolName);
+        return pool == null ? 0 : pool.getQueue().size();
+    }
+
+    /**
+     * Stops accepting work and returns the tasks that never started. Running tasks are not
+     * interrupted: they are inside native calls that must be allowed to return.
+     */
+    List<Runnable> shutdown() {
+        List<Runnable> queued = new ArrayList<>();
+        for (ThreadPoolExecutor pool : pools.values()) {
+            pool.shutdown();
+            pool.getQueue().drainTo(queued);
+        }
+        return queued;
+    }
+
+    /** Waits until every running task has returned, at most {@code timeout} in all. */
+    boolean awaitTermination(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (ThreadPoolExecutor pool : pools.values()) {
+            if (!pool.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the calling thread is one of these lanes' workers. */
+    boolean isCurrentThreadWorker() {
+        return OWNER.get() == this;
+    }
+}

@@ -1,0 +1,285 @@
+package io.kvtier.mooncake;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Reference §7.1 tests 1–15, plus the config improvements of design §7. */
+class MooncakeStoreConfigTest {
+
+    private static Map<String, Object> body(Object... kv) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", "mooncake_store");
+        for (int i = 0; i < kv.length; i += 2) {
+            body.put((String) kv[i], kv[i + 1]);
+        }
+        return body;
+    }
+
+    private static MooncakeStoreConfig parse(Object... kv) {
+        return MooncakeStoreConfig.fromBody(body(kv));
+    }
+
+    // 1
+    @Test
+    void fromDictMinimal() {
+        MooncakeStoreConfig config = parse("local_hostname", "node01", "metadata_server", "P2PHANDSHAKE", "protocol", "tcp");
+        assertThat(config.setupConfig()).containsExactly(
+                Map.entry("local_hostname", "node01"),
+                Map.entry("metadata_server", "P2PHANDSHAKE"),
+                Map.entry("protocol", "tcp"));
+        assertThat(config.setupConfig()).doesNotContainKey("type");
+        assertThat(config.numWorkers()).isEqualTo(4);
+        assertThat(config.perOpWorkers()).isEmpty();
+    }
+
+    // 2
+    @Test
+    void fromDictWithNumWorkers() {
+        MooncakeStoreConfig config = parse("num_workers", 8, "local_hostname", "h");
+        assertThat(config.numWorkers()).isEqualTo(8);
+        assertThat(config.setupConfig()).doesNotContainKey("num_workers");
+    }
+
+    // 3
+    @Test
+    void fromDictWithPerOpWorkers() {
+        MooncakeStoreConfig config = parse("per_op_workers", Map.of("lookup", 4, "retrieve", 16, "store", 4));
+        assertThat(config.perOpWorkers()).containsExactlyInAnyOrderEntriesOf(
+                Map.of(Lane.EXISTS, 4, Lane.GET, 16, Lane.SET, 4));
+        assertThat(config.setupConfig()).doesNotContainKey("per_op_workers");
+    }
+
+    // 4
+    @Test
+    void forwardsBooleanMooncakeKeysAsStrings() {
+        MooncakeStoreConfig config = parse("mooncake_prefer_local_alloc", true, "enable_ssd_offload", false);
+        assertThat(config.setupConfig())
+                .containsEntry("mooncake_prefer_local_alloc", "True")
+                .containsEntry("enable_ssd_offload", "False");
+    }
+
+    // 5
+    @Test
+    void forwardsUnknownKeys() {
+        assertThat(parse("experimental_key", "some_value").setupConfig()).containsEntry("experimental_key", "some_value");
+    }
+
+    // 6
+    @Test
+    void stripsLmcacheOnlyKeys() {
+        MooncakeStoreConfig config = parse("num_workers", 2, "eviction", Map.of("eviction_policy", "LRU"),
+                "per_op_workers", Map.of("lookup", 1), "local_hostname", "h");
+        assertThat(config.setupConfig()).containsOnlyKeys("local_hostname");
+    }
+
+    // 7
+    @Test
+    void convertsValuesToStr() {
+        MooncakeStoreConfig config = parse("global_segment_size", 3221225472L, "local_buffer_size", 1024,
+                "client_http_port", 9300, "ratio", 0.5);
+        assertThat(config.setupConfig())
+                .containsEntry("global_segment_size", "3221225472")
+                .containsEntry("local_buffer_size", "1024")
+                .containsEntry("client_http_port", "9300")
+                .containsEntry("ratio", "0.5");
+    }
+
+    // 8
+    @Test
+    void skipsNoneValues() {
+        Map<String, Object> body = body("local_hostname", "h");
+        body.put("rdma_devices", null);
+        body.put("per_op_workers", null);
+        body.put("eviction", null);
+        MooncakeStoreConfig config = MooncakeStoreConfig.fromBody(body);
+        assertThat(config.setupConfig()).containsOnlyKeys("local_hostname");
+        assertThat(config.perOpWorkers()).isEmpty();
+        assertThat(config.eviction()).isEmpty();
+    }
+
+    // 9, 10, 11 (and the other shapes LMCache rejects: null, true, a float)
+    @Test
+    void invalidNumWorkers() {
+        for (Object bad : Arrays.asList(0, -1, "four", null, true, 2.5)) {
+            assertThatThrownBy(() -> parse("num_workers", bad))
+                    .as("num_workers=%s", bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("num_workers must be a positive integer, got ");
+        }
+        assertThatThrownBy(() -> parse("num_workers", "four")).hasMessage("num_workers must be a positive integer, got \"four\"");
+        assertThatThrownBy(() -> parse("num_workers", 0)).hasMessage("num_workers must be a positive integer, got 0");
+    }
+
+    // 12
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-1", "four"})
+    void invalidPerOpWorkers(String raw) {
+        Object value = raw.equals("four") ? raw : Integer.valueOf(raw);
+        assertThatThrownBy(() -> parse("per_op_workers", Map.of("lookup", value)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("per_op_workers");
+    }
+
+    @Test
+    void perOpWorkersMessagesKeepLmcacheWording() {
+        assertThatThrownBy(() -> parse("per_op_workers", Map.of("lookup", "four")))
+                .hasMessage("per_op_workers['lookup'] must be an integer, got string");
+        assertThatThrownBy(() -> parse("per_op_workers", Map.of("lookup", true)))
+                .hasMessage("per_op_workers['lookup'] must be an integer, got boolean");
+        assertThatThrownBy(() -> parse("per_op_workers", Map.of("store", 0)))
+                .hasMessage("per_op_workers['store'] must be a positive integer, got 0");
+        assertThatThrownBy(() -> parse("per_op_workers", Map.of("store", -1)))
+                .hasMessage("per_op_workers['store'] must be a positive integer, got -1");
+        assertThatThrownBy(() -> parse("per_op_workers", List.of(1, 2)))
+                .hasMessage("per_op_workers must be an object, got array");
+        assertThatThrownBy(() -> parse("per_op_workers", 4))
+                .hasMessage("per_op_workers must be an object, got number");
+    }
+
+    @Test
+    void unknownLaneKeyIsAConfigError() {
+        assertThatThrownBy(() -> parse("per_op_workers", Map.of("load", 4)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown lane key in per_op_workers: 'load' (valid: lookup, retrieve, store, delete)");
+    }
+
+    // 13
+    @Test
+    void partialPerOpWorkers() {
+        MooncakeStoreConfig config = parse("per_op_workers", Map.of("retrieve", 16));
+        assertThat(config.perOpWorkers()).containsExactly(Map.entry(Lane.GET, 16));
+        assertThat(config.perOpWorkers()).doesNotContainKeys(Lane.EXISTS, Lane.SET, Lane.DELETE);
+    }
+
+    // 14
+    @Test
+    void constructorCopiesSetupConfig() {
+        Map<String, String> setup = new HashMap<>(Map.of("local_hostname", "a"));
+        Map<Lane, Integer> lanes = new HashMap<>(Map.of(Lane.GET, 2));
+        MooncakeStoreConfig config = new MooncakeStoreConfig(setup, 4, lanes, ReplicateConfig.DEFAULTS, null);
+        setup.put("local_hostname", "b");
+        setup.put("extra", "x");
+        lanes.put(Lane.SET, 3);
+        assertThat(config.setupConfig()).containsExactly(Map.entry("local_hostname", "a"));
+        assertThat(config.perOpWorkers()).containsExactly(Map.entry(Lane.GET, 2));
+        assertThatThrownBy(() -> config.setupConfig().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
+
+        Map<String, Object> body = body("local_hostname", "a");
+        MooncakeStoreConfig parsed = MooncakeStoreConfig.fromBody(body);
+        body.put("local_hostname", "changed");
+        assertThat(parsed.setupConfig()).containsEntry("local_hostname", "a");
+    }
+
+    @Test
+    void constructorValidatesToo() {
+        assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 0, Map.of(), ReplicateConfig.DEFAULTS, null))
+                .hasMessage("num_workers must be a positive integer, got 0");
+        assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 1, Map.of(Lane.GET, -2), ReplicateConfig.DEFAULTS, null))
+                .hasMessage("per_op_workers['retrieve'] must be a positive integer, got -2");
+        assertThatThrownBy(() -> parse("num_workers", 100_000))
+                .hasMessage("num_workers must be at most 1024, got 100000");
+    }
+
+    // 15
+    @Test
+    void helpReturnsString() {
+        String help = new MooncakeStoreProvider().help();
+        assertThat(help).isNotBlank()
+                .contains("setup_internal(ConfigDict)", "--no-l1-use-lazy", "num_workers", "default 4",
+                        "per_op_workers", "lookup", "retrieve", "store", "delete", "replica_num", "nof_replica_num",
+                        "master_server_address", "master_server_addr", "device_name", "rdma_devices");
+    }
+
+    @Test
+    void replicaCountsBecomeTheReplicateConfig() {
+        MooncakeStoreConfig config = parse("replica_num", 2, "nof_replica_num", 0, "local_hostname", "h");
+        assertThat(config.replicateConfig()).isEqualTo(new ReplicateConfig(2, 0));
+        assertThat(config.setupConfig()).containsOnlyKeys("local_hostname");
+        assertThat(parse().replicateConfig()).isEqualTo(ReplicateConfig.DEFAULTS);
+        assertThat(parse("replica_num", 3).replicateConfig().nofReplicaNum()).isEqualTo(ReplicateConfig.UNSET);
+        assertThatThrownBy(() -> parse("replica_num", -1))
+                .hasMessage("replica_num must be a non-negative integer, got -1");
+        assertThatThrownBy(() -> parse("nof_replica_num", "2"))
+                .hasMessage("nof_replica_num must be a non-negative integer, got \"2\"");
+    }
+
+    @Test
+    void misspellingsNameTheRightKey() {
+        assertThatThrownBy(() -> parse("master_server_address", "10.0.0.1:50051"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("master_server_address")
+                .hasMessageContaining("master_server_addr'")
+                .hasMessageContaining("10.0.0.1:50051");
+        assertThatThrownBy(() -> parse("device_name", "mlx5_0"))
+                .hasMessageContaining("device_name")
+                .hasMessageContaining("rdma_devices")
+                .hasMessageContaining("mlx5_0");
+    }
+
+    @Test
+    void evictionMustBeAnObjectWithAKnownPolicy() {
+        assertThatThrownBy(() -> parse("eviction", "lru"))
+                .hasMessage("eviction must be an object, got string \"lru\"");
+        assertThatThrownBy(() -> parse("eviction", Map.of("eviction_policy", "FIFO")))
+                .hasMessage("eviction.eviction_policy must be 'LRU', 'IsolatedLRU', or 'noop', got 'FIFO'");
+        assertThatThrownBy(() -> parse("eviction", Map.of("trigger_watermark", 0.5)))
+                .hasMessage("eviction.eviction_policy must be 'LRU', 'IsolatedLRU', or 'noop', got null");
+        assertThatThrownBy(() -> parse("eviction", Map.of("eviction_policy", "LRU", "ratio", 0.5)))
+                .hasMessageContaining("unknown key in eviction: 'ratio'");
+        assertThatThrownBy(() -> parse("eviction", Map.of("eviction_policy", "LRU", "trigger_watermark", "high")))
+                .hasMessage("eviction.trigger_watermark must be a number, got \"high\"");
+
+        EvictionConfig eviction = parse("eviction", Map.of("eviction_policy", "IsolatedLRU")).eviction().orElseThrow();
+        assertThat(eviction).isEqualTo(new EvictionConfig("IsolatedLRU", 0.8, 0.2));
+        assertThat(parse("eviction", Map.of("eviction_policy", "noop", "trigger_watermark", 0.9, "eviction_ratio", 0.1))
+                .eviction()).contains(new EvictionConfig("noop", 0.9, 0.1));
+    }
+
+    @Test
+    void nestedValuesAreRejectedBecauseMooncakeTakesStrings() {
+        assertThatThrownBy(() -> parse("serde", Map.of("type", "naive")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("serde")
+                .hasMessageContaining("object")
+                .hasMessageContaining("string values");
+        assertThatThrownBy(() -> parse("rdma_devices", List.of("mlx5_0", "mlx5_1")))
+                .hasMessageContaining("rdma_devices must be a string, number or boolean, got array [\"mlx5_0\",\"mlx5_1\"]");
+    }
+
+    @Test
+    void protocolIsMatchedCaseInsensitivelyButForwardedAsWritten() {
+        MooncakeStoreConfig config = parse("protocol", "RDMA");
+        assertThat(config.isRdma()).isTrue();
+        assertThat(config.setupConfig()).containsEntry("protocol", "RDMA");
+        assertThat(parse("protocol", "tcp").isRdma()).isFalse();
+        assertThat(parse().isRdma()).isFalse();
+    }
+
+    @Test
+    void describeGivesTheValidateView() {
+        MooncakeStoreProvider provider = new MooncakeStoreProvider();
+        MooncakeStoreConfig config = parse("local_hostname", "h", "num_workers", 2, "per_op_workers", Map.of("lookup", 3),
+                "replica_num", 2, "eviction", Map.of("eviction_policy", "LRU"));
+        Map<String, Object> view = provider.describe(config);
+        assertThat(view).containsOnlyKeys("num_workers", "per_op_workers", "setup_config", "replicate_config", "eviction");
+        assertThat(view.get("num_workers")).isEqualTo(2);
+        assertThat(view.get("per_op_workers")).isEqualTo(Map.of("lookup", 3));
+        assertThat(view.get("setup_config")).isEqualTo(Map.of("local_hostname", "h"));
+        assertThat(view.get("replicate_config")).isEqualTo(Map.of("replica_num", "2"));
+        assertThat(view.get("eviction")).isEqualTo(Map.of("eviction_policy", "LRU", "trigger_watermark", 0.8, "eviction_ratio", 0.2));
+
+        Map<String, Object> minimal = provider.describe(parse());
+        assertThat(minimal.get("per_op_workers")).isNull();
+        assertThat(minimal.get("eviction")).isNull();
+        assertThat(minimal.get("replicate_config")).isEqualTo(Map.of());
+    }
+}

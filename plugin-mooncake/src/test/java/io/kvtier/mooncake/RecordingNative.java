@@ -1,0 +1,103 @@
+package io.kvtier.mooncake;
+
+import io.kvtier.mooncake.NativeAbi.MooncakeNative;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import jnr.ffi.Pointer;
+
+/** Passes every call to the real binding (the test double) and records what the factory and adapter handed it. */
+final class RecordingNative implements MooncakeNative {
+    record Registration(long address, long length, int rc) {}
+
+    private final MooncakeNative delegate;
+    final List<Registration> registered = Collections.synchronizedList(new ArrayList<>());
+    final List<Long> unregistered = Collections.synchronizedList(new ArrayList<>());
+    /** Every address passed to a put or get batch. */
+    final List<Long> batchAddresses = Collections.synchronizedList(new ArrayList<>());
+    final List<int[]> putReplicas = Collections.synchronizedList(new ArrayList<>());
+    final AtomicInteger creates = new AtomicInteger();
+    final AtomicInteger destroys = new AtomicInteger();
+    final CountDownLatch destroyed = new CountDownLatch(1);
+    final AtomicInteger batchCalls = new AtomicInteger();
+
+    RecordingNative(MooncakeNative delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public String kvt_last_error() {
+        return delegate.kvt_last_error();
+    }
+
+    @Override
+    public Pointer kvt_create(String[] keys, String[] values, int n) {
+        creates.incrementAndGet();
+        return delegate.kvt_create(keys, values, n);
+    }
+
+    @Override
+    public void kvt_destroy(Pointer client) {
+        destroys.incrementAndGet();
+        delegate.kvt_destroy(client);
+        destroyed.countDown();
+    }
+
+    @Override
+    public long kvt_max_mr_size(Pointer client) {
+        return delegate.kvt_max_mr_size(client);
+    }
+
+    @Override
+    public int kvt_register_buffer(Pointer client, long addr, long len) {
+        int rc = delegate.kvt_register_buffer(client, addr, len);
+        registered.add(new Registration(addr, len, rc));
+        return rc;
+    }
+
+    @Override
+    public int kvt_unregister_buffer(Pointer client, long addr) {
+        unregistered.add(addr);
+        return delegate.kvt_unregister_buffer(client, addr);
+    }
+
+    @Override
+    public int kvt_health_check(Pointer client) {
+        return delegate.kvt_health_check(client);
+    }
+
+    @Override
+    public int kvt_batch_put(Pointer client, Pointer keys, Pointer keyLens, long[] addrs, long[] sizes, int n,
+                             int replicaNum, int nofReplicaNum, long[] results) {
+        batchCalls.incrementAndGet();
+        for (long a : addrs) {
+            batchAddresses.add(a);
+        }
+        putReplicas.add(new int[] {replicaNum, nofReplicaNum});
+        return delegate.kvt_batch_put(client, keys, keyLens, addrs, sizes, n, replicaNum, nofReplicaNum, results);
+    }
+
+    @Override
+    public int kvt_batch_get(Pointer client, Pointer keys, Pointer keyLens, long[] addrs, long[] sizes, int n,
+                             long[] results) {
+        batchCalls.incrementAndGet();
+        for (long a : addrs) {
+            batchAddresses.add(a);
+        }
+        return delegate.kvt_batch_get(client, keys, keyLens, addrs, sizes, n, results);
+    }
+
+    @Override
+    public int kvt_batch_exists(Pointer client, Pointer keys, Pointer keyLens, int n, long[] results) {
+        batchCalls.incrementAndGet();
+        return delegate.kvt_batch_exists(client, keys, keyLens, n, results);
+    }
+
+    @Override
+    public int kvt_batch_remove(Pointer client, Pointer keys, Pointer keyLens, int n, long[] results) {
+        batchCalls.incrementAndGet();
+        return delegate.kvt_batch_remove(client, keys, keyLens, n, results);
+    }
+}

@@ -1,0 +1,88 @@
+package io.kvtier.mooncake;
+
+import io.kvtier.mooncake.NativeAbi.MooncakeNative;
+import com.codahale.metrics.MetricRegistry;
+import io.kvtier.spi.AdapterContext;
+import io.kvtier.spi.L1MemoryDesc;
+import io.kvtier.spi.ObjectKey;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+/** The in-memory Mooncake test double (built by CMake on every build), and helpers around it. */
+final class TestDouble {
+    static final String PROPERTY = "kvtier.mooncake.testdouble";
+
+    private TestDouble() {}
+
+    static Path path() {
+        String path = System.getProperty(PROPERTY);
+        if (path == null) {
+            throw new IllegalStateException("system property " + PROPERTY + " is not set (surefire sets it)");
+        }
+        Path p = Path.of(path);
+        if (!Files.isRegularFile(p)) {
+            throw new IllegalStateException("test double not built: " + p);
+        }
+        return p;
+    }
+
+    static MooncakeNative binding() {
+        return NativeLibraryLocator.explicit(path()).load();
+    }
+
+    static MooncakeStoreProvider provider() {
+        return new MooncakeStoreProvider(TestDouble::binding);
+    }
+
+    static MooncakeStoreProvider provider(UnaryOperator<MooncakeNative> wrap) {
+        return new MooncakeStoreProvider(() -> wrap.apply(binding()));
+    }
+
+    /**
+     * A body every test starts from: loopback, no metadata server, and a master address of its
+     * own, so each test sees an empty "cluster" in the double.
+     */
+    static Map<String, Object> body() {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", "mooncake_store");
+        body.put("local_hostname", "127.0.0.1");
+        body.put("metadata_server", "P2PHANDSHAKE");
+        body.put("master_server_addr", "double-" + UUID.randomUUID());
+        body.put("protocol", "tcp");
+        return body;
+    }
+
+    static Map<String, Object> body(Object... extra) {
+        Map<String, Object> body = body();
+        for (int i = 0; i < extra.length; i += 2) {
+            body.put((String) extra[i], extra[i + 1]);
+        }
+        return body;
+    }
+
+    static AdapterContext context(String name) {
+        return context(name, new MetricRegistry(), Optional.empty());
+    }
+
+    static AdapterContext context(String name, MetricRegistry metrics, Optional<L1MemoryDesc> l1) {
+        return new AdapterContext(name, l1, metrics, "kvtier.l2." + name);
+    }
+
+    static MooncakeStoreAdapter create(Map<String, Object> body) {
+        return create(provider(), body, context("mc"));
+    }
+
+    static MooncakeStoreAdapter create(MooncakeStoreProvider provider, Map<String, Object> body, AdapterContext context) {
+        return (MooncakeStoreAdapter) provider.create(provider.parseConfig(body), context);
+    }
+
+    static ObjectKey key(int i) {
+        return new ObjectKey(ByteBuffer.allocate(4).putInt(i).array(), "test-model", 0);
+    }
+}
