@@ -56,7 +56,7 @@ class RealMooncakeTest {
         assertThat(System.getenv("MC_TCP_BIND_ADDRESS")).as("clients must advertise loopback").isEqualTo("127.0.0.1");
         master = MooncakeMaster.start(logs);
         arena = L1Arena.allocate(64 << 20, L1Arena.DEFAULT_ALIGNMENT, true);
-        adapter = create("mooncake", "{\"num_workers\":2}");
+        adapter = create("mooncake", 64 << 20, "{\"num_workers\":2}");
     }
 
     @AfterAll
@@ -73,12 +73,15 @@ class RealMooncakeTest {
         }
     }
 
-    /** An instance on the test master; {@code extraJson} is an object whose members are added. */
-    private L2Adapter create(String name, String extraJson) {
+    /**
+     * An instance on the test master that contributes {@code segmentBytes} to the cluster;
+     * {@code extraJson} is an object whose members are added.
+     */
+    private L2Adapter create(String name, long segmentBytes, String extraJson) {
         String json = "{\"name\":\"" + name + "\",\"type\":\"mooncake_store\",\"local_hostname\":\"127.0.0.1\","
                 + "\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\"" + master.address() + "\","
-                + "\"protocol\":\"tcp\",\"global_segment_size\":\"67108864\",\"local_buffer_size\":\"16777216\","
-                + extraJson.substring(1);
+                + "\"protocol\":\"tcp\",\"global_segment_size\":\"" + segmentBytes + "\","
+                + "\"local_buffer_size\":\"16777216\"," + extraJson.substring(1);
         L2AdapterRegistry registry = L2AdapterRegistry.load(getClass().getClassLoader());
         ConfiguredAdapter<?> configured = Declarations.configure(registry,
                 Declarations.resolve(Declarations.fromJsonFlags(List.of(json)))).get(0);
@@ -207,7 +210,8 @@ class RealMooncakeTest {
 
     @Test
     void twoNamedInstancesInOneJvmShareTheClusterButNotTheirState() {
-        L2Adapter lanes = create("lanes", "{\"per_op_workers\":{\"lookup\":1,\"retrieve\":2,\"store\":2}}");
+        // The second instance contributes no segment: closing it must not take objects with it.
+        L2Adapter lanes = create("lanes", 0, "{\"per_op_workers\":{\"lookup\":1,\"retrieve\":2,\"store\":2}}");
         extra.add(lanes);
         List<ObjectKey> keys = keys(4);
         List<L1Slice> sources = objects(4, 4096);
@@ -234,7 +238,7 @@ class RealMooncakeTest {
         String instance = "{\"type\":\"mooncake_store\",\"local_hostname\":\"127.0.0.1\",\"metadata_server\":"
                 + "\"P2PHANDSHAKE\",\"master_server_addr\":\"" + master.address() + "\",\"protocol\":\"tcp\","
                 + "\"global_segment_size\":\"0\",\"local_buffer_size\":\"16777216\"}";
-        String hash = Long.toHexString(run) + "ab";
+        String hash = String.format("%016xab", run);
         HostProcess host = HostProcess.install(dir.resolve("host"), HostProcess.PLUGIN_JAR);
         if (System.getenv("KVTIER_MOONCAKE_LIBRARY") != null) {
             host.withEnv("KVTIER_MOONCAKE_LIBRARY", System.getenv("KVTIER_MOONCAKE_LIBRARY"));
