@@ -42,6 +42,11 @@ final class MemoryAdapter implements L2Adapter {
         if (closed) {
             return closedFuture();
         }
+        // Copy before taking the lock, so that concurrent batches copy in parallel.
+        List<byte[]> copies = new ArrayList<>(slices.size());
+        for (L1Slice slice : slices) {
+            copies.add(slice.length() <= capacity ? copy(slice) : null);
+        }
         List<KeyResult> results = new ArrayList<>(keys.size());
         List<ObjectKey> stored = new ArrayList<>();
         List<Long> sizes = new ArrayList<>();
@@ -49,7 +54,7 @@ final class MemoryAdapter implements L2Adapter {
         String firstError = "";
         synchronized (this) {
             for (int i = 0; i < keys.size(); i++) {
-                String error = put(keys.get(i), slices.get(i), evicted);
+                String error = put(keys.get(i), slices.get(i).length(), copies.get(i), evicted);
                 results.add(error == null ? KeyResult.OK : KeyResult.ERROR);
                 if (error == null) {
                     stored.add(keys.get(i));
@@ -64,13 +69,18 @@ final class MemoryAdapter implements L2Adapter {
         return CompletableFuture.completedFuture(new BatchResult(results, newBytes, firstError));
     }
 
+    private static byte[] copy(L1Slice slice) {
+        byte[] copy = new byte[slice.length()];
+        slice.buffer().duplicate().clear().get(copy);
+        return copy;
+    }
+
     /** @return null when stored (or already there), else why not */
-    private String put(ObjectKey key, L1Slice slice, List<ObjectKey> evicted) {
+    private String put(ObjectKey key, long size, byte[] copy, List<ObjectKey> evicted) {
         if (objects.get(key) != null) {
             return null;
         }
-        long size = slice.length();
-        if (size > capacity) {
+        if (copy == null) {
             return "object of " + size + " bytes exceeds the capacity of " + capacity + " bytes";
         }
         Iterator<Map.Entry<ObjectKey, byte[]>> lru = objects.entrySet().iterator();
@@ -85,8 +95,6 @@ final class MemoryAdapter implements L2Adapter {
         if (bytes + size > capacity) {
             return "capacity exhausted: every object is locked";
         }
-        byte[] copy = new byte[(int) size];
-        slice.buffer().duplicate().clear().get(copy);
         objects.put(key, copy);
         bytes += size;
         return null;
@@ -121,26 +129,31 @@ final class MemoryAdapter implements L2Adapter {
         if (closed) {
             return closedFuture();
         }
+        List<byte[]> found = new ArrayList<>(keys.size());
+        synchronized (this) {
+            for (ObjectKey key : keys) {
+                found.add(objects.get(key));
+            }
+        }
+        // Stored arrays are never written again, so they are copied out without the lock.
         List<KeyResult> results = new ArrayList<>(keys.size());
         List<ObjectKey> accessed = new ArrayList<>();
         String firstError = "";
-        synchronized (this) {
-            for (int i = 0; i < keys.size(); i++) {
-                byte[] object = objects.get(keys.get(i));
-                L1Slice slice = slices.get(i);
-                if (object == null) {
-                    results.add(KeyResult.MISSING);
-                } else if (object.length != slice.length()) {
-                    results.add(KeyResult.ERROR);
-                    if (firstError.isEmpty()) {
-                        firstError = "object " + keys.get(i) + " has " + object.length + " bytes, the buffer "
-                                + slice.length();
-                    }
-                } else {
-                    slice.buffer().duplicate().clear().put(object);
-                    results.add(KeyResult.OK);
-                    accessed.add(keys.get(i));
+        for (int i = 0; i < keys.size(); i++) {
+            byte[] object = found.get(i);
+            L1Slice slice = slices.get(i);
+            if (object == null) {
+                results.add(KeyResult.MISSING);
+            } else if (object.length != slice.length()) {
+                results.add(KeyResult.ERROR);
+                if (firstError.isEmpty()) {
+                    firstError = "object " + keys.get(i) + " has " + object.length + " bytes, the buffer "
+                            + slice.length();
                 }
+            } else {
+                slice.buffer().duplicate().clear().put(object);
+                results.add(KeyResult.OK);
+                accessed.add(keys.get(i));
             }
         }
         usage.recordAccessed(accessed);
