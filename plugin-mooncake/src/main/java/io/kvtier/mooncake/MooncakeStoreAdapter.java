@@ -64,14 +64,8 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     @Override
     public CompletableFuture<BatchResult> store(List<ObjectKey> keys, List<L1Slice> objects) {
         L2Adapter.requireSameSize(keys, objects);
-        if (closed) {
-            return CompletableFuture.failedFuture(closedError());
-        }
-        if (keys.isEmpty()) {
-            return CompletableFuture.completedFuture(BatchResult.empty());
-        }
         CheckedBuffers batch = CheckedBuffers.of(objects, bufferCheck);
-        return submit(Lane.SET, metrics.store, keys.size(), () -> doStore(keys, batch));
+        return submit(Lane.SET, metrics.store, keys, () -> doStore(keys, batch));
     }
 
     private BatchResult doStore(List<ObjectKey> keys, CheckedBuffers batch) {
@@ -111,13 +105,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
 
     @Override
     public CompletableFuture<BatchResult> lookupAndLock(List<ObjectKey> keys) {
-        if (closed) {
-            return CompletableFuture.failedFuture(closedError());
-        }
-        if (keys.isEmpty()) {
-            return CompletableFuture.completedFuture(BatchResult.empty());
-        }
-        return submit(Lane.EXISTS, metrics.lookup, keys.size(), () -> doLookup(keys));
+        return submit(Lane.EXISTS, metrics.lookup, keys, () -> doLookup(keys));
     }
 
     private BatchResult doLookup(List<ObjectKey> keys) {
@@ -151,14 +139,8 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     @Override
     public CompletableFuture<BatchResult> load(List<ObjectKey> keys, List<L1Slice> objects) {
         L2Adapter.requireSameSize(keys, objects);
-        if (closed) {
-            return CompletableFuture.failedFuture(closedError());
-        }
-        if (keys.isEmpty()) {
-            return CompletableFuture.completedFuture(BatchResult.empty());
-        }
         CheckedBuffers batch = CheckedBuffers.of(objects, bufferCheck);
-        return submit(Lane.GET, metrics.load, keys.size(), () -> doLoad(keys, batch));
+        return submit(Lane.GET, metrics.load, keys, () -> doLoad(keys, batch));
     }
 
     private BatchResult doLoad(List<ObjectKey> keys, CheckedBuffers batch) {
@@ -195,13 +177,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
 
     @Override
     public CompletableFuture<BatchResult> delete(List<ObjectKey> keys) {
-        if (closed) {
-            return CompletableFuture.failedFuture(closedError());
-        }
-        if (keys.isEmpty()) {
-            return CompletableFuture.completedFuture(BatchResult.empty());
-        }
-        return submit(Lane.DELETE, metrics.delete, keys.size(), () -> doDelete(keys));
+        return submit(Lane.DELETE, metrics.delete, keys, () -> doDelete(keys));
     }
 
     private BatchResult doDelete(List<ObjectKey> keys) {
@@ -225,7 +201,14 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         return outcome.build(0);
     }
 
-    private CompletableFuture<BatchResult> submit(Lane lane, Timer timer, int keyCount, Callable<BatchResult> work) {
+    /** A closed adapter fails at once and an empty batch completes at once; anything else goes to its lane. */
+    private CompletableFuture<BatchResult> submit(Lane lane, Timer timer, List<ObjectKey> keys, Callable<BatchResult> work) {
+        if (closed) {
+            return CompletableFuture.failedFuture(closedError());
+        }
+        if (keys.isEmpty()) {
+            return CompletableFuture.completedFuture(BatchResult.empty());
+        }
         LaneTask task = new LaneTask(work, () -> closed ? closedError() : null);
         CompletableFuture<BatchResult> future = task.future();
         Timer.Context timing = timer.time();
@@ -234,7 +217,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             timing.stop();
             inFlight.remove(task);
             if (error instanceof MooncakeBatchException) {
-                metrics.errors.inc(keyCount);
+                metrics.errors.inc(keys.size());
             }
         });
         try {
