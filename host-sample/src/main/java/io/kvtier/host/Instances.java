@@ -24,7 +24,7 @@ final class Instances implements AutoCloseable {
         try {
             for (ConfiguredAdapter<?> adapter : configured) {
                 AdapterContext context = new AdapterContext(adapter.name(), Optional.of(arena.desc()), metrics,
-                        MetricRegistry.name("kvtier", "adapter", adapter.name()));
+                        metricPrefix(adapter.name()));
                 L2Adapter instance = adapter.create(context);
                 created.instances.add(new Instance(adapter, instance));
                 arena.keepWithinBlocks(instance.l1BlockSize());
@@ -34,6 +34,10 @@ final class Instances implements AutoCloseable {
             created.close();
             throw e;
         }
+    }
+
+    static String metricPrefix(String instanceName) {
+        return MetricRegistry.name("kvtier", "adapter", instanceName);
     }
 
     List<Instance> all() {

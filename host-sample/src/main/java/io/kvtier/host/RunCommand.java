@@ -66,7 +66,10 @@ final class RunCommand implements Callable<Integer> {
             Workload workload = new Workload(arena, options, metrics, new Progress(err));
             for (Instances.Instance instance : instances.all()) {
                 arena.reset();
-                reports.add(workload.run(instance.name(), instance.declared().type(), instance.adapter()));
+                Workload.RunReport report = workload.run(instance.name(), instance.declared().type(), instance.adapter());
+                // Taken before close(), which removes an instance's gauges.
+                report.metrics = MetricsSnapshot.of(metrics, Instances.metricPrefix(instance.name()));
+                reports.add(report);
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;

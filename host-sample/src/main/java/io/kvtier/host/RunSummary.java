@@ -29,6 +29,7 @@ final class RunSummary {
                 "p50_ms", round(r.delete.percentileMillis(50)), "p99_ms", round(r.delete.percentileMillis(99))));
         m.put("errors", r.errors());
         m.put("passed", r.passed());
+        m.put("metrics", r.metrics);
         return m;
     }
 
@@ -53,6 +54,11 @@ final class RunSummary {
         sb.append(String.format("  delete  deleted %d  errors %d  still found after delete %d  p50 %.3f ms  p99 %.3f ms%n",
                 r.deleted, r.deleteErrors, r.survivedDelete, r.delete.percentileMillis(50),
                 r.delete.percentileMillis(99)));
+        if (!r.metrics.isEmpty()) {
+            sb.append("  metrics ");
+            r.metrics.forEach((name, value) -> sb.append(' ').append(name).append('=').append(value));
+            sb.append(System.lineSeparator());
+        }
         sb.append(String.format("  %s: %d errors%n", r.passed() ? "PASSED" : "FAILED", r.errors()));
         return sb.toString();
     }

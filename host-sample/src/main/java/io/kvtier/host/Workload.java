@@ -9,6 +9,7 @@ import io.kvtier.spi.ObjectKey;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -188,6 +189,8 @@ final class Workload {
         long deleted;
         long deleteErrors;
         long survivedDelete;
+        /** The adapter's own metrics at the end of its run. */
+        Map<String, Object> metrics = Map.of();
 
         RunReport(String name, String type, int chunks, int chunkSize) {
             this.name = name;

@@ -70,6 +70,7 @@ class DropInTest {
                                 + "\"master_server_addr\":\"double-b\"}");
         assertThat(r.exit()).as(r.err() + r.out()).isZero();
         assertThat(r.out()).contains("\"verified\":64", "\"passed\":true");
+        assertThat(r.out()).as("the adapters' own metrics").contains("\"bytes_stored\":4194304", "\"hits\":64");
     }
 
     @Test

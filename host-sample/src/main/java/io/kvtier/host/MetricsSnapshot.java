@@ -1,0 +1,28 @@
+package io.kvtier.host;
+
+import com.codahale.metrics.Counting;
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.Metric;
+import com.codahale.metrics.MetricRegistry;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The current values of one instance's metrics: counts for counters, meters and timers, values for gauges. */
+final class MetricsSnapshot {
+    private MetricsSnapshot() {}
+
+    static Map<String, Object> of(MetricRegistry registry, String prefix) {
+        Map<String, Object> values = new TreeMap<>();
+        for (Map.Entry<String, Metric> entry : registry.getMetrics().entrySet()) {
+            if (entry.getKey().startsWith(prefix + ".")) {
+                String name = entry.getKey().substring(prefix.length() + 1);
+                if (entry.getValue() instanceof Counting counting) {
+                    values.put(name, counting.getCount());
+                } else if (entry.getValue() instanceof Gauge<?> gauge) {
+                    values.put(name, gauge.getValue());
+                }
+            }
+        }
+        return values;
+    }
+}
