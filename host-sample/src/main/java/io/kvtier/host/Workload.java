@@ -53,7 +53,7 @@ final class Workload {
         RunReport report = new RunReport(name, type, options.chunks(), options.chunkSize());
         long runId = System.nanoTime();
         List<ObjectKey> keys = keys(runId, 0, options.chunks());
-        List<ObjectKey> missing = keys(runId, options.chunks(), batches(options.chunks()).size());
+        List<ObjectKey> missing = keys(runId, options.chunks(), batchCount());
         List<L1Slice> sources = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
             L1Slice slice = arena.allocate(options.chunkSize());
@@ -96,7 +96,7 @@ final class Workload {
     private long phase(String name, String op, Latencies latencies, IntFunction<CompletableFuture<BatchResult>> submit,
                        BiConsumer<Integer, BatchResult> check) {
         com.codahale.metrics.Timer timer = metrics.timer(MetricRegistry.name("kvtier", "run", name, op));
-        int total = batches(options.chunks()).size();
+        int total = batchCount();
         Semaphore window = new Semaphore(IN_FLIGHT);
         List<CompletableFuture<Void>> pending = new ArrayList<>(total);
         long start = System.nanoTime();
@@ -130,12 +130,8 @@ final class Workload {
         return cause.getMessage() == null ? cause.toString() : cause.getMessage();
     }
 
-    private List<int[]> batches(int n) {
-        List<int[]> ranges = new ArrayList<>();
-        for (int from = 0; from < n; from += options.batch()) {
-            ranges.add(new int[] {from, Math.min(n, from + options.batch())});
-        }
-        return ranges;
+    private int batchCount() {
+        return (options.chunks() + options.batch() - 1) / options.batch();
     }
 
     private <T> List<T> slice(List<T> all, int batch) {

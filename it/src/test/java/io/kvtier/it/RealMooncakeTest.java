@@ -89,6 +89,13 @@ class RealMooncakeTest {
                 "kvtier.adapter." + name));
     }
 
+    /** A host with the plugin, using the same connector as this JVM when one is named. */
+    private static HostProcess host(Path dir) throws java.io.IOException {
+        HostProcess host = HostProcess.install(dir, HostProcess.PLUGIN_JAR);
+        String library = System.getenv("KVTIER_MOONCAKE_LIBRARY");
+        return library == null ? host : host.withEnv("KVTIER_MOONCAKE_LIBRARY", library);
+    }
+
     private List<ObjectKey> keys(int n) {
         List<ObjectKey> keys = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -239,10 +246,7 @@ class RealMooncakeTest {
                 + "\"P2PHANDSHAKE\",\"master_server_addr\":\"" + master.address() + "\",\"protocol\":\"tcp\","
                 + "\"global_segment_size\":\"0\",\"local_buffer_size\":\"16777216\"}";
         String hash = String.format("%016xab", run);
-        HostProcess host = HostProcess.install(dir.resolve("host"), HostProcess.PLUGIN_JAR);
-        if (System.getenv("KVTIER_MOONCAKE_LIBRARY") != null) {
-            host.withEnv("KVTIER_MOONCAKE_LIBRARY", System.getenv("KVTIER_MOONCAKE_LIBRARY"));
-        }
+        HostProcess host = host(dir.resolve("host"));
         HostProcess.Result put = host.kvtier("put", "--in", in.toString(), "--model", "kvtier-it", "--kv-rank", "1",
                 "--hash", hash, "--l2-adapter", instance);
         assertThat(put.exit()).as(put.err()).isZero();
@@ -254,10 +258,7 @@ class RealMooncakeTest {
 
     @Test
     void theHostRunsTheLocalExampleAgainstTheMaster(@TempDir Path dir) throws Exception {
-        HostProcess host = HostProcess.install(dir, HostProcess.PLUGIN_JAR).withEnv("MOONCAKE_MASTER", master.address());
-        if (System.getenv("KVTIER_MOONCAKE_LIBRARY") != null) {
-            host.withEnv("KVTIER_MOONCAKE_LIBRARY", System.getenv("KVTIER_MOONCAKE_LIBRARY"));
-        }
+        HostProcess host = host(dir).withEnv("MOONCAKE_MASTER", master.address());
         HostProcess.Result r = host.kvtier("run", "-c", "conf/mooncake-local.conf", "--chunks", "64",
                 "--chunk-size", "256 KiB", "--json");
         assertThat(r.exit()).as(r.err() + r.out()).isZero();

@@ -1,5 +1,7 @@
 package io.kvtier.spi;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -12,6 +14,6 @@ import java.util.Map;
  */
 public record AdapterDeclaration(String name, String type, Map<String, Object> body, String source) {
     public AdapterDeclaration {
-        body = ConfigValues.immutableCopy(body);
+        body = Collections.unmodifiableMap(new LinkedHashMap<>(body));
     }
 }

@@ -4,8 +4,6 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigRenderOptions;
 import com.typesafe.config.ConfigValueFactory;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -52,9 +50,5 @@ public final class ConfigValues {
         }
         throw new IllegalArgumentException(
                 key + " must be a byte size such as 67108864 or \"64 MiB\", got " + toJson(value));
-    }
-
-    static Map<String, Object> immutableCopy(Map<String, Object> body) {
-        return Collections.unmodifiableMap(new LinkedHashMap<>(body));
     }
 }

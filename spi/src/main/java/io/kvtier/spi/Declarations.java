@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Reads adapter declarations: HOCON files with a {@code kvtier.l2.adapters} list, then repeatable
@@ -46,13 +47,9 @@ public final class Declarations {
         return ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false);
     }
 
-    private interface Parse {
-        Config run();
-    }
-
-    private static Config parse(Parse parse, String name) {
+    private static Config parse(Supplier<Config> parse, String name) {
         try {
-            return parse.run().resolve();
+            return parse.get().resolve();
         } catch (ConfigException e) {
             throw new DeclarationException(name + ": " + e.getMessage(), e);
         }
