@@ -34,6 +34,14 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--batch", paramLabel = "K", description = "keys per batch (default ${DEFAULT-VALUE})")
     int batch = 16;
 
+    @Option(names = "--in-flight", paramLabel = "W", description = "batches in flight at once (default ${DEFAULT-VALUE})")
+    int inFlight = 4;
+
+    @Option(names = "--passes", paramLabel = "N", description = {
+            "passes of the whole workload per instance, each with keys of its own (default ${DEFAULT-VALUE});",
+            "the first is reported apart as the cold pass, the others as the steady state"})
+    int passes = 1;
+
     @Option(names = "--l1-size", paramLabel = "SIZE", description = "L1 arena size (default: what the workload needs)")
     String l1Size;
 
@@ -84,10 +92,12 @@ final class RunCommand implements Callable<Integer> {
 
     private Workload.Options options() {
         long size = ConfigValues.bytes(chunkSize, "--chunk-size");
-        if (chunks <= 0 || batch <= 0 || size <= 0 || size > Integer.MAX_VALUE - L1Arena.DEFAULT_ALIGNMENT) {
-            throw new IllegalArgumentException("--chunks, --batch and --chunk-size must be positive (chunks " + chunks
-                    + ", batch " + batch + ", chunk size " + chunkSize + "), and a chunk at most 2 GiB");
+        if (chunks <= 0 || batch <= 0 || inFlight <= 0 || passes <= 0 || size <= 0
+                || size > Integer.MAX_VALUE - L1Arena.DEFAULT_ALIGNMENT) {
+            throw new IllegalArgumentException("--chunks, --batch, --in-flight, --passes and --chunk-size must be "
+                    + "positive (chunks " + chunks + ", batch " + batch + ", in flight " + inFlight + ", passes "
+                    + passes + ", chunk size " + chunkSize + "), and a chunk at most 2 GiB");
         }
-        return new Workload.Options(chunks, (int) size, batch);
+        return new Workload.Options(chunks, (int) size, batch, inFlight, passes);
     }
 }

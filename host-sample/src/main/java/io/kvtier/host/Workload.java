@@ -19,16 +19,15 @@ import java.util.function.BiConsumer;
 import java.util.function.IntFunction;
 
 /**
- * The run workload for one instance: store chunks of seeded random bytes from L1, look them up
- * together with keys known to be missing, load them into fresh L1 slices and verify them byte
- * for byte, delete them, and look them up again.
+ * The run workload for one instance, repeated for a number of passes: store chunks of seeded
+ * random bytes from L1, look them up together with keys known to be missing, load them into
+ * fresh L1 slices and verify them byte for byte, delete them, and look them up again. Each pass
+ * uses keys of its own over the same L1 slices, so later passes show the steady state.
  */
 final class Workload {
-    /** Batches in flight at once per phase, so that adapters with several workers are kept busy. */
-    static final int IN_FLIGHT = 4;
     static final String MODEL = "kvtier-run";
 
-    record Options(int chunks, int chunkSize, int batch) {}
+    record Options(int chunks, int chunkSize, int batch, int inFlight, int passes) {}
 
     private final L1Arena arena;
     private final Options options;
@@ -49,55 +48,81 @@ final class Workload {
         return 2 * perChunk * options.chunks();
     }
 
+    /** Runs every pass on {@code adapter}, with slices taken from the arena, which the caller has reset. */
     RunReport run(String name, String type, L2Adapter adapter) {
-        RunReport report = new RunReport(name, type, options.chunks(), options.chunkSize());
+        RunReport report = new RunReport(name, type, options);
         long runId = System.nanoTime();
-        List<ObjectKey> keys = keys(runId, 0, options.chunks());
-        List<ObjectKey> missing = keys(runId, options.chunks(), batchCount());
-        List<L1Slice> sources = new ArrayList<>(keys.size());
-        for (int i = 0; i < keys.size(); i++) {
+        List<L1Slice> sources = new ArrayList<>(options.chunks());
+        for (int i = 0; i < options.chunks(); i++) {
             L1Slice slice = arena.allocate(options.chunkSize());
             fill(slice.buffer(), runId + i);
             sources.add(slice);
         }
-        List<L1Slice> targets = new ArrayList<>(keys.size());
-        for (int i = 0; i < keys.size(); i++) {
+        List<L1Slice> targets = new ArrayList<>(options.chunks());
+        for (int i = 0; i < options.chunks(); i++) {
             targets.add(arena.allocate(options.chunkSize()));
         }
+        for (int pass = 1; pass <= options.passes(); pass++) {
+            report.passes.add(runPass(name, adapter, runId + pass * (long) (options.chunks() + batchCount()),
+                    pass, sources, targets));
+        }
+        return report;
+    }
 
-        report.storeNanos = phase(name, "store", report.store,
+    private PassReport runPass(String name, L2Adapter adapter, long passId, int pass, List<L1Slice> sources,
+                               List<L1Slice> targets) {
+        PassReport report = new PassReport(pass, options.chunks());
+        report.copyNanos = copy(sources, targets);
+        targets.forEach(t -> zero(t.buffer()));
+        List<ObjectKey> keys = keys(passId, 0, options.chunks());
+        List<ObjectKey> missing = keys(passId, options.chunks(), batchCount());
+        String label = options.passes() == 1 ? name : name + " pass " + pass;
+
+        report.storeNanos = phase(label, name, "store", report.store,
                 b -> adapter.store(slice(keys, b), slice(sources, b)),
                 (b, result) -> report.countStore(result));
 
-        report.lookupNanos = phase(name, "lookup", report.lookup, b -> {
+        report.lookupNanos = phase(label, name, "lookup", report.lookup, b -> {
             List<ObjectKey> batch = new ArrayList<>(slice(keys, b));
             batch.add(missing.get(b));
             return adapter.lookupAndLock(batch);
         }, (b, result) -> report.countLookup(result, result.size() - 1));
         adapter.unlock(keys);
 
-        report.loadNanos = phase(name, "load", report.load,
-                b -> adapter.load(slice(keys, b), slice(targets, b)),
-                (b, result) -> {
-                    List<L1Slice> src = slice(sources, b);
-                    List<L1Slice> dst = slice(targets, b);
-                    for (int i = 0; i < result.size(); i++) {
-                        report.countLoad(result.get(i), src.get(i).buffer().equals(dst.get(i).buffer()));
-                    }
-                });
+        // Verified after the phase, so that its time is the adapter's alone.
+        BatchResult[] loaded = new BatchResult[batchCount()];
+        report.loadNanos = phase(label, name, "load", report.load,
+                b -> adapter.load(slice(keys, b), slice(targets, b)), (b, result) -> loaded[b] = result);
+        for (int b = 0; b < loaded.length; b++) {
+            List<L1Slice> src = slice(sources, b);
+            List<L1Slice> dst = slice(targets, b);
+            for (int i = 0; i < loaded[b].size(); i++) {
+                report.countLoad(loaded[b].get(i), src.get(i).buffer().equals(dst.get(i).buffer()));
+            }
+        }
 
-        phase(name, "delete", report.delete, b -> adapter.delete(slice(keys, b)), (b, result) -> report.countDelete(result));
-        phase(name, "recheck", report.lookup, b -> adapter.lookupAndLock(slice(keys, b)),
+        phase(label, name, "delete", report.delete, b -> adapter.delete(slice(keys, b)),
+                (b, result) -> report.countDelete(result));
+        phase(label, name, "recheck", new Latencies(), b -> adapter.lookupAndLock(slice(keys, b)),
                 (b, result) -> report.countRecheck(result));
         adapter.unlock(keys);
         return report;
     }
 
-    private long phase(String name, String op, Latencies latencies, IntFunction<CompletableFuture<BatchResult>> submit,
-                       BiConsumer<Integer, BatchResult> check) {
+    /** A plain copy of every source into its target: the limit that an in-process tier can approach. */
+    private static long copy(List<L1Slice> sources, List<L1Slice> targets) {
+        long start = System.nanoTime();
+        for (int i = 0; i < sources.size(); i++) {
+            targets.get(i).buffer().duplicate().clear().put(sources.get(i).buffer().duplicate().clear());
+        }
+        return System.nanoTime() - start;
+    }
+
+    private long phase(String label, String name, String op, Latencies latencies,
+                       IntFunction<CompletableFuture<BatchResult>> submit, BiConsumer<Integer, BatchResult> check) {
         com.codahale.metrics.Timer timer = metrics.timer(MetricRegistry.name("kvtier", "run", name, op));
         int total = batchCount();
-        Semaphore window = new Semaphore(IN_FLIGHT);
+        Semaphore window = new Semaphore(options.inFlight());
         List<CompletableFuture<Void>> pending = new ArrayList<>(total);
         long start = System.nanoTime();
         for (int b = 0; b < total; b++) {
@@ -110,13 +135,13 @@ final class Workload {
                 timer.update(elapsed, TimeUnit.NANOSECONDS);
                 window.release();
             }).thenAccept(result -> check.accept(batch, result)));
-            progress.update(name, op, b + 1, total);
+            progress.update(label, op, b + 1, total);
         }
         for (CompletableFuture<Void> future : pending) {
             try {
                 future.join();
             } catch (CompletionException e) {
-                throw new IllegalStateException(name + ": " + op + " batch failed: " + rootMessage(e), e);
+                throw new IllegalStateException(label + ": " + op + " batch failed: " + rootMessage(e), e);
             }
         }
         return System.nanoTime() - start;
@@ -139,11 +164,11 @@ final class Workload {
         return all.subList(from, Math.min(all.size(), from + options.batch()));
     }
 
-    /** Keys unique to this run, so that a shared store never answers with an earlier run's data. */
-    private static List<ObjectKey> keys(long runId, int first, int count) {
+    /** Keys unique to this pass, so that a shared store never answers with an earlier pass's data. */
+    private static List<ObjectKey> keys(long passId, int first, int count) {
         List<ObjectKey> keys = new ArrayList<>(count);
         for (int i = first; i < first + count; i++) {
-            byte[] hash = ByteBuffer.allocate(16).putLong(runId).putLong(i).array();
+            byte[] hash = ByteBuffer.allocate(16).putLong(passId).putLong(i).array();
             keys.add(new ObjectKey(hash, MODEL, 0));
         }
         return keys;
@@ -160,16 +185,54 @@ final class Workload {
         }
     }
 
-    /** Results are checked as batches complete; this tally is read after every batch has. */
+    /** So that a load that writes nothing cannot verify against the previous pass's bytes. */
+    private static void zero(ByteBuffer buffer) {
+        ByteBuffer view = buffer.duplicate().clear();
+        while (view.remaining() >= Long.BYTES) {
+            view.putLong(0);
+        }
+        while (view.hasRemaining()) {
+            view.put((byte) 0);
+        }
+    }
+
+    /** One instance's passes, the first of which is the cold one. */
     static final class RunReport {
         final String name;
         final String type;
+        final Options options;
+        final List<PassReport> passes = new ArrayList<>();
+        /** The adapter's own metrics at the end of its run. */
+        Map<String, Object> metrics = Map.of();
+
+        RunReport(String name, String type, Options options) {
+            this.name = name;
+            this.type = type;
+            this.options = options;
+        }
+
+        long errors() {
+            return passes.stream().mapToLong(PassReport::errors).sum();
+        }
+
+        boolean passed() {
+            return passes.stream().allMatch(PassReport::passed);
+        }
+
+        long bytes() {
+            return (long) options.chunks() * options.chunkSize();
+        }
+    }
+
+    /** Results are checked as batches complete; this tally is read after every batch has. */
+    static final class PassReport {
+        final int pass;
         final int chunks;
-        final int chunkSize;
         final Latencies store = new Latencies();
         final Latencies lookup = new Latencies();
         final Latencies load = new Latencies();
         final Latencies delete = new Latencies();
+        long copyNanos;
         long storeNanos;
         long lookupNanos;
         long loadNanos;
@@ -185,14 +248,14 @@ final class Workload {
         long deleted;
         long deleteErrors;
         long survivedDelete;
-        /** The adapter's own metrics at the end of its run. */
-        Map<String, Object> metrics = Map.of();
 
-        RunReport(String name, String type, int chunks, int chunkSize) {
-            this.name = name;
-            this.type = type;
+        PassReport(int pass, int chunks) {
+            this.pass = pass;
             this.chunks = chunks;
-            this.chunkSize = chunkSize;
+        }
+
+        boolean cold() {
+            return pass == 1;
         }
 
         synchronized void countStore(BatchResult result) {
@@ -244,14 +307,6 @@ final class Workload {
         /** Every chunk verified, every missing key reported missing, nothing left after delete. */
         synchronized boolean passed() {
             return verified == chunks && unexpectedLookups == 0 && errors() == 0 && survivedDelete == 0;
-        }
-
-        long bytes() {
-            return (long) chunks * chunkSize;
-        }
-
-        double gigabytesPerSecond(long nanos) {
-            return nanos == 0 ? 0 : bytes() / (double) nanos;
         }
     }
 }

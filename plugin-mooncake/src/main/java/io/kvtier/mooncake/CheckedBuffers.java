@@ -1,6 +1,7 @@
 package io.kvtier.mooncake;
 
 import io.kvtier.spi.L1Slice;
+import java.lang.ref.Reference;
 import java.util.List;
 
 /**
@@ -9,12 +10,15 @@ import java.util.List;
  * error and never leave Java.
  */
 final class CheckedBuffers {
+    private final List<L1Slice> slices;
     private final String[] rejections;
     private final int[] nativeIndices;
     private final long[] addresses;
     private final long[] sizes;
 
-    private CheckedBuffers(String[] rejections, int[] nativeIndices, long[] addresses, long[] sizes) {
+    private CheckedBuffers(List<L1Slice> slices, String[] rejections, int[] nativeIndices, long[] addresses,
+                           long[] sizes) {
+        this.slices = slices;
         this.rejections = rejections;
         this.nativeIndices = nativeIndices;
         this.addresses = addresses;
@@ -44,7 +48,7 @@ final class CheckedBuffers {
                 j++;
             }
         }
-        return new CheckedBuffers(rejections, indices, addresses, sizes);
+        return new CheckedBuffers(objects, rejections, indices, addresses, sizes);
     }
 
     /** How many keys go to native code. */
@@ -63,6 +67,14 @@ final class CheckedBuffers {
 
     long[] sizes() {
         return sizes;
+    }
+
+    /**
+     * To be called once native code is done with the addresses: until then the slices stay
+     * reachable, so a direct buffer that only the batch refers to cannot be freed under the call.
+     */
+    void releaseSlices() {
+        Reference.reachabilityFence(slices);
     }
 
     /** Marks every rejected key as an error in {@code outcome}. */

@@ -75,8 +75,13 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         List<Long> storedSizes = new ArrayList<>(batch.nativeCount());
         long bytes = 0;
         if (batch.nativeCount() > 0) {
-            long[] rc = client.batchPut(keys, batch.nativeIndices(), batch.addresses(), batch.sizes(),
-                    config.replicateConfig());
+            long[] rc;
+            try {
+                rc = client.batchPut(keys, batch.nativeIndices(), batch.addresses(), batch.sizes(),
+                        config.replicateConfig());
+            } finally {
+                batch.releaseSlices();
+            }
             for (int j = 0; j < rc.length; j++) {
                 int i = batch.nativeIndices()[j];
                 if (rc[j] == 0) {
@@ -149,7 +154,12 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         List<ObjectKey> loaded = new ArrayList<>(batch.nativeCount());
         long bytes = 0;
         if (batch.nativeCount() > 0) {
-            long[] rc = client.batchGet(keys, batch.nativeIndices(), batch.addresses(), batch.sizes());
+            long[] rc;
+            try {
+                rc = client.batchGet(keys, batch.nativeIndices(), batch.addresses(), batch.sizes());
+            } finally {
+                batch.releaseSlices();
+            }
             for (int j = 0; j < rc.length; j++) {
                 int i = batch.nativeIndices()[j];
                 long expected = batch.sizes()[j];

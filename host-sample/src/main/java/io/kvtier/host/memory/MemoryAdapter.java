@@ -1,5 +1,6 @@
 package io.kvtier.host.memory;
 
+import com.kenai.jffi.MemoryIO;
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.KeyLocks;
@@ -9,24 +10,44 @@ import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterListener;
 import io.kvtier.spi.ObjectKey;
 import io.kvtier.spi.UsageTracker;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * An in-process tier: objects are copied to the heap, bounded by a capacity, evicting the least
- * recently used object that is not locked by a lookup. Operations complete before they return.
+ * An in-process tier: objects are copied into off-heap memory that the adapter allocates and
+ * frees itself, bounded by a capacity, evicting the least recently used object that is not locked
+ * by a lookup. Operations complete before they return. Live objects and the pool's spare blocks
+ * together stay within the capacity, and close() frees both.
  */
 final class MemoryAdapter implements L2Adapter {
+    private static final MemoryIO IO = MemoryIO.getInstance();
+
+    /** An object's bytes: {@code length} bytes at {@code address}, owned by this adapter. */
+    private record Block(long address, int length) {
+        ByteBuffer buffer() {
+            return IO.newDirectByteBuffer(address, length);
+        }
+    }
+
     private final String name;
     private final long capacity;
     private final UsageTracker usage;
     private final KeyLocks locks = new KeyLocks();
+    private final BlockPool pool = new BlockPool();
     /** Access order, so iteration starts at the least recently used object. */
-    private final LinkedHashMap<ObjectKey, byte[]> objects = new LinkedHashMap<>(16, 0.75f, true);
+    private final LinkedHashMap<ObjectKey, Block> objects = new LinkedHashMap<>(16, 0.75f, true);
+    /**
+     * Loads copy out of blocks without holding the adapter's monitor, under the read side; a block
+     * that was visible to loads is freed only under the write side, so no copy reads freed memory.
+     */
+    private final ReadWriteLock copying = new ReentrantReadWriteLock();
     private long bytes;
     private volatile boolean closed;
 
@@ -42,19 +63,28 @@ final class MemoryAdapter implements L2Adapter {
         if (closed) {
             return closedFuture();
         }
-        // Copy before taking the lock, so that concurrent batches copy in parallel.
-        List<byte[]> copies = new ArrayList<>(slices.size());
+        // Copy before taking the monitor, so that concurrent batches copy in parallel.
+        List<Block> copies = new ArrayList<>(slices.size());
         for (L1Slice slice : slices) {
             copies.add(slice.length() <= capacity ? copy(slice) : null);
         }
         List<KeyResult> results = new ArrayList<>(keys.size());
         List<ObjectKey> stored = new ArrayList<>();
         List<Long> sizes = new ArrayList<>();
-        List<ObjectKey> evicted = new ArrayList<>();
+        List<ObjectKey> evictedKeys = new ArrayList<>();
+        List<Block> evicted = new ArrayList<>();
+        List<Block> unused = new ArrayList<>();
         String firstError = "";
         synchronized (this) {
+            if (closed) {
+                freeUnpublished(copies);
+                return closedFuture();
+            }
             for (int i = 0; i < keys.size(); i++) {
-                String error = put(keys.get(i), slices.get(i).length(), copies.get(i), evicted);
+                Block copy = copies.get(i);
+                // A key already there keeps its first value, and counts as stored (touching its recency).
+                boolean present = objects.get(keys.get(i)) != null;
+                String error = present ? null : put(keys.get(i), slices.get(i).length(), copy, evictedKeys, evicted);
                 results.add(error == null ? KeyResult.OK : KeyResult.ERROR);
                 if (error == null) {
                     stored.add(keys.get(i));
@@ -62,42 +92,79 @@ final class MemoryAdapter implements L2Adapter {
                 } else if (firstError.isEmpty()) {
                     firstError = error;
                 }
+                if (copy != null && (present || error != null)) {
+                    unused.add(copy);
+                }
             }
         }
-        usage.recordDeleted(evicted);
+        freeUnpublished(unused);
+        free(evicted);
+        usage.recordDeleted(evictedKeys);
         long newBytes = usage.recordStored(stored, sizes);
         return CompletableFuture.completedFuture(new BatchResult(results, newBytes, firstError));
     }
 
-    private static byte[] copy(L1Slice slice) {
-        byte[] copy = new byte[slice.length()];
-        slice.buffer().duplicate().clear().get(copy);
-        return copy;
-    }
-
-    /** @return null when stored (or already there), else why not */
-    private String put(ObjectKey key, long size, byte[] copy, List<ObjectKey> evicted) {
-        if (objects.get(key) != null) {
+    /** @return the copy, or null when no memory could be had for it */
+    private Block copy(L1Slice slice) {
+        long address = pool.allocate(slice.length());
+        if (address == 0) {
             return null;
         }
-        if (copy == null) {
+        Block block = new Block(address, slice.length());
+        block.buffer().put(slice.buffer().duplicate().clear());
+        return block;
+    }
+
+    /** Puts a key that is not there yet. @return null when stored, else why not */
+    private String put(ObjectKey key, long size, Block copy, List<ObjectKey> evictedKeys, List<Block> evicted) {
+        if (size > capacity) {
             return "object of " + size + " bytes exceeds the capacity of " + capacity + " bytes";
         }
-        Iterator<Map.Entry<ObjectKey, byte[]>> lru = objects.entrySet().iterator();
+        if (copy == null) {
+            return "cannot allocate " + size + " bytes of off-heap memory";
+        }
+        Iterator<Map.Entry<ObjectKey, Block>> lru = objects.entrySet().iterator();
         while (bytes + size > capacity && lru.hasNext()) {
-            Map.Entry<ObjectKey, byte[]> victim = lru.next();
+            Map.Entry<ObjectKey, Block> victim = lru.next();
             if (!locks.isLocked(victim.getKey())) {
-                bytes -= victim.getValue().length;
-                evicted.add(victim.getKey());
+                bytes -= victim.getValue().length();
+                evictedKeys.add(victim.getKey());
+                evicted.add(victim.getValue());
                 lru.remove();
             }
         }
         if (bytes + size > capacity) {
-            return "capacity exhausted: every object is locked";
+            return "capacity of " + capacity + " bytes exhausted: every object in it is locked by a lookup";
         }
         objects.put(key, copy);
         bytes += size;
         return null;
+    }
+
+    /** Frees blocks that loads may have seen, once no load is copying. */
+    private void free(List<Block> blocks) {
+        if (blocks.isEmpty()) {
+            return;
+        }
+        copying.writeLock().lock();
+        try {
+            freeUnpublished(blocks);
+        } finally {
+            copying.writeLock().unlock();
+        }
+    }
+
+    /** Frees blocks that no load can have seen. */
+    private void freeUnpublished(List<Block> blocks) {
+        for (Block block : blocks) {
+            if (block != null) {
+                pool.release(block.address(), block.length(), room());
+            }
+        }
+    }
+
+    private synchronized long room() {
+        return closed ? 0 : capacity - bytes;
     }
 
     @Override
@@ -126,35 +193,39 @@ final class MemoryAdapter implements L2Adapter {
     @Override
     public CompletableFuture<BatchResult> load(List<ObjectKey> keys, List<L1Slice> slices) {
         L2Adapter.requireSameSize(keys, slices);
-        if (closed) {
-            return closedFuture();
-        }
-        List<byte[]> found = new ArrayList<>(keys.size());
-        synchronized (this) {
-            for (ObjectKey key : keys) {
-                found.add(objects.get(key));
-            }
-        }
-        // Stored arrays are never written again, so they are copied out without the lock.
         List<KeyResult> results = new ArrayList<>(keys.size());
         List<ObjectKey> accessed = new ArrayList<>();
         String firstError = "";
-        for (int i = 0; i < keys.size(); i++) {
-            byte[] object = found.get(i);
-            L1Slice slice = slices.get(i);
-            if (object == null) {
-                results.add(KeyResult.MISSING);
-            } else if (object.length != slice.length()) {
-                results.add(KeyResult.ERROR);
-                if (firstError.isEmpty()) {
-                    firstError = "object " + keys.get(i) + " has " + object.length + " bytes, the buffer "
-                            + slice.length();
+        copying.readLock().lock();
+        try {
+            List<Block> found = new ArrayList<>(keys.size());
+            synchronized (this) {
+                if (closed) {
+                    return closedFuture();
                 }
-            } else {
-                slice.buffer().duplicate().clear().put(object);
-                results.add(KeyResult.OK);
-                accessed.add(keys.get(i));
+                for (ObjectKey key : keys) {
+                    found.add(objects.get(key));
+                }
             }
+            for (int i = 0; i < keys.size(); i++) {
+                Block object = found.get(i);
+                L1Slice slice = slices.get(i);
+                if (object == null) {
+                    results.add(KeyResult.MISSING);
+                } else if (object.length() != slice.length()) {
+                    results.add(KeyResult.ERROR);
+                    if (firstError.isEmpty()) {
+                        firstError = "object " + keys.get(i) + " has " + object.length() + " bytes, the buffer "
+                                + slice.length();
+                    }
+                } else {
+                    slice.buffer().duplicate().clear().put(object.buffer());
+                    results.add(KeyResult.OK);
+                    accessed.add(keys.get(i));
+                }
+            }
+        } finally {
+            copying.readLock().unlock();
         }
         usage.recordAccessed(accessed);
         return CompletableFuture.completedFuture(new BatchResult(results, 0, firstError));
@@ -167,16 +238,19 @@ final class MemoryAdapter implements L2Adapter {
         }
         List<KeyResult> results = new ArrayList<>(keys.size());
         List<ObjectKey> deleted = new ArrayList<>();
+        List<Block> removedBlocks = new ArrayList<>();
         synchronized (this) {
             for (ObjectKey key : keys) {
-                byte[] removed = objects.remove(key);
+                Block removed = objects.remove(key);
                 if (removed != null) {
-                    bytes -= removed.length;
+                    bytes -= removed.length();
                     deleted.add(key);
+                    removedBlocks.add(removed);
                 }
                 results.add(removed != null ? KeyResult.OK : KeyResult.MISSING);
             }
         }
+        free(removedBlocks);
         usage.recordDeleted(deleted);
         return CompletableFuture.completedFuture(new BatchResult(results, 0, ""));
     }
@@ -196,13 +270,18 @@ final class MemoryAdapter implements L2Adapter {
         usage.addListener(listener);
     }
 
+    /** Frees every object; operations that race with it either finish first or fail as closed. */
     @Override
     public void close() {
-        closed = true;
+        List<Block> all;
         synchronized (this) {
+            closed = true;
+            all = new ArrayList<>(objects.values());
             objects.clear();
             bytes = 0;
         }
+        free(all);
+        pool.clear();
     }
 
     private <T> CompletableFuture<T> closedFuture() {

@@ -16,7 +16,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -109,7 +114,7 @@ class MemoryAdapterTest {
         assertThat(result.firstError()).contains("exceeds the capacity");
         adapter.lookupAndLock(List.of(key(1))).join();
         assertThat(adapter.store(List.of(key(3)), List.of(slice(100, 3))).join().firstError())
-                .isEqualTo("capacity exhausted: every object is locked");
+                .isEqualTo("capacity of 150 bytes exhausted: every object in it is locked by a lookup");
         adapter.unlock(List.of(key(1)));
         assertThat(adapter.store(List.of(key(3)), List.of(slice(100, 3))).join().allOk()).isTrue();
     }
@@ -138,6 +143,58 @@ class MemoryAdapterTest {
         b.close();
         assertThat(a.lookupAndLock(List.of(key(1))).join().allOk()).isTrue();
         assertThat(a.usage().totalBytesUsed()).isEqualTo(10);
+    }
+
+    /** Loads copy out without the adapter's monitor while deletes and evictions free the memory. */
+    @Test
+    void concurrentLoadsNeverSeeFreedOrForeignBytes() throws Exception {
+        L2Adapter adapter = create("a", "24 KiB");  // room for 6 of the 8 keys: stores evict too
+        int threads = 4;
+        int keys = 8;
+        int size = 4096;
+        List<List<L1Slice>> sources = new ArrayList<>();
+        List<L1Slice> targets = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            List<L1Slice> own = new ArrayList<>();
+            for (int k = 0; k < keys; k++) {
+                own.add(slice(size, k * 16));
+            }
+            sources.add(own);
+            targets.add(arena.allocate(size));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<Integer>> loadedPerThread = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            List<L1Slice> own = sources.get(t);
+            L1Slice target = targets.get(t);
+            long seed = t;
+            loadedPerThread.add(pool.submit(() -> {
+                SplittableRandom random = new SplittableRandom(seed);
+                int verified = 0;
+                for (int i = 0; i < 3000; i++) {
+                    int k = random.nextInt(keys);
+                    switch (random.nextInt(3)) {
+                        case 0 -> adapter.store(List.of(key(k)), List.of(own.get(k))).join();
+                        case 1 -> adapter.delete(List.of(key(k))).join();
+                        default -> {
+                            if (adapter.load(List.of(key(k)), List.of(target)).join().allOk()) {
+                                assertThat(target.buffer()).isEqualTo(own.get(k).buffer());
+                                verified++;
+                            }
+                        }
+                    }
+                }
+                return verified;
+            }));
+        }
+        int verified = 0;
+        for (Future<Integer> loaded : loadedPerThread) {
+            verified += loaded.get(60, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        assertThat(verified).isPositive();
+        assertThat(adapter.usage().totalBytesUsed()).isLessThanOrEqualTo(24 * 1024);
+        adapter.close();
     }
 
     @Test
