@@ -1,7 +1,6 @@
 package io.kvtier.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.codahale.metrics.MetricRegistry;
 import io.kvtier.host.L1Arena;
@@ -27,6 +26,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,8 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the reason, when there is no real connector or no master.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(RealMooncakeAvailable.class)
 class RealMooncakeTest {
-    private static final String REAL_CONNECTOR = "native/linux-x86_64/libkvtier_mooncake.so";
     private static final AtomicInteger NEXT_KEY = new AtomicInteger();
 
     private final long run = System.nanoTime();
@@ -47,12 +47,6 @@ class RealMooncakeTest {
 
     @BeforeAll
     void startMaster(@TempDir Path logs) throws Exception {
-        boolean connector = System.getenv("KVTIER_MOONCAKE_LIBRARY") != null
-                || getClass().getClassLoader().getResource(REAL_CONNECTOR) != null;
-        assumeTrue(connector, "no real Mooncake connector: build with BUILD_MOONCAKE=1 MOONCAKE_INCLUDE_DIR=... "
-                + "MOONCAKE_LIB_DIR=... (or set KVTIER_MOONCAKE_LIBRARY)");
-        Optional<String> noMaster = MooncakeMaster.unavailableReason();
-        assumeTrue(noMaster.isEmpty(), noMaster.orElse(""));
         assertThat(System.getenv("MC_TCP_BIND_ADDRESS")).as("clients must advertise loopback").isEqualTo("127.0.0.1");
         master = MooncakeMaster.start(logs);
         arena = L1Arena.allocate(64 << 20, L1Arena.DEFAULT_ALIGNMENT, true);
