@@ -1,10 +1,10 @@
 package io.kvtier.host;
 
-import io.kvtier.spi.L2AdapterRegistry;
+import io.kvtier.hostlib.L2AdapterRegistry;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 @Command(name = "adapters", description = "List the adapter types found on the class path, one per line.")
 final class AdaptersCommand implements Callable<Integer> {

@@ -1,8 +1,8 @@
 package io.kvtier.host;
 
-import io.kvtier.spi.ConfiguredAdapter;
-import io.kvtier.spi.Declarations;
-import io.kvtier.spi.L2AdapterRegistry;
+import io.kvtier.hostlib.ConfiguredAdapter;
+import io.kvtier.hostlib.Declarations;
+import io.kvtier.hostlib.L2AdapterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,9 +1,10 @@
 package io.kvtier.host;
 
-import io.kvtier.spi.L2AdapterRegistry;
+import io.kvtier.hostlib.L2AdapterRegistry;
+import io.kvtier.spi.ConfigurationException;
 import java.io.PrintWriter;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The kvtier sample host. Exit codes: 0 success, 1 runtime or verification failure, 2 usage or configuration error. */
 @Command(name = "kvtier", mixinStandardHelpOptions = true, version = "kvtier 0.1.0",
@@ -36,7 +37,7 @@ public final class Main implements Runnable {
         });
         cli.setExecutionExceptionHandler((e, commandLine, parsed) -> {
             err.println("kvtier: " + oneLine(e));
-            return e instanceof IllegalArgumentException ? USAGE : FAILED;
+            return e instanceof ConfigurationException || e instanceof IllegalArgumentException ? USAGE : FAILED;
         });
         return cli.execute(args);
     }

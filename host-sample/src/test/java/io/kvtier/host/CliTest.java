@@ -45,7 +45,8 @@ class CliTest {
         assertUsageError(kvtier("validate", "--l2-adapter", "{\"type\":\"memory\"}", "--l2-adapter", "{\"type\":\"fs\"}"),
                 "kvtier: --l2-adapter #2: unknown adapter type 'fs'. Known: ");
         assertUsageError(kvtier("validate", "--l2-adapter", "{\"type\":\"memory\",\"capacity\":-1}"),
-                "kvtier: --l2-adapter #1 ('memory'): capacity must be a byte size");
+                "kvtier: --l2-adapter #1, column 18 ('memory'): Invalid value at 'capacity': "
+                        + "Attempt to construct memory size with negative number: -1\n");
     }
 
     private static void assertUsageError(Result r, String prefix) {
@@ -59,7 +60,15 @@ class CliTest {
     void aHoconErrorNamesTheFileAndLine(@TempDir Path dir) throws Exception {
         Path conf = dir.resolve("bad.conf");
         Files.writeString(conf, "kvtier.l2.adapters = [\n  { type = memory, capacity = lots }\n]\n");
-        assertUsageError(kvtier("validate", "-c", conf.toString()), "kvtier: " + conf + ":2 ('memory'): capacity");
+        assertUsageError(kvtier("validate", "-c", conf.toString()), "kvtier: " + conf + ":2 ('memory'): Invalid value at 'capacity'");
+    }
+
+    @Test
+    void aHoconErrorNamesTheLineOfTheKeyNotOfTheEntry(@TempDir Path dir) throws Exception {
+        Path conf = dir.resolve("bad.conf");
+        Files.writeString(conf, "kvtier.l2.adapters = [\n  {\n    type = memory\n\n    capacity = lots\n  }\n]\n");
+        assertUsageError(kvtier("validate", "-c", conf.toString()), "kvtier: " + conf + ":5 ('memory'): "
+                + "Invalid value at 'capacity': No number in size-in-bytes value 'lots'\n");
     }
 
     @Test

@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.codahale.metrics.MetricRegistry;
 import io.kvtier.host.L1Arena;
+import io.kvtier.hostlib.ConfiguredAdapter;
+import io.kvtier.hostlib.Declarations;
+import io.kvtier.hostlib.L2AdapterRegistry;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.BatchResult;
-import io.kvtier.spi.ConfiguredAdapter;
-import io.kvtier.spi.Declarations;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
-import io.kvtier.spi.L2AdapterRegistry;
 import io.kvtier.spi.ObjectKey;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

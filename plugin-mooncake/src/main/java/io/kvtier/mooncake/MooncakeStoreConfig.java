@@ -1,5 +1,7 @@
 package io.kvtier.mooncake;
 
+import io.kvtier.spi.AdapterSettings;
+import io.kvtier.spi.ConfigurationException;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -38,9 +40,13 @@ public final class MooncakeStoreConfig {
         this.eviction = eviction;
     }
 
-    /** Parses a declaration body; see {@link MooncakeStoreConfigParser}. */
-    public static MooncakeStoreConfig fromBody(Map<String, Object> body) {
-        return MooncakeStoreConfigParser.parse(body);
+    /**
+     * Parses a declaration; see {@link MooncakeStoreConfigParser}.
+     *
+     * @throws ConfigurationException at the offending key
+     */
+    public static MooncakeStoreConfig fromSettings(AdapterSettings settings) {
+        return MooncakeStoreConfigParser.parse(settings);
     }
 
     private static int requireWorkers(String key, int n) {
@@ -53,7 +59,7 @@ public final class MooncakeStoreConfig {
         return n;
     }
 
-    /** What is handed to Mooncake's {@code setup_internal(ConfigDict)}, in declaration order. */
+    /** What is handed to Mooncake's {@code setup_internal(ConfigDict)}. */
     public Map<String, String> setupConfig() {
         return setupConfig;
     }

@@ -8,6 +8,7 @@ import com.google.inject.Injector;
 import com.google.inject.ProvisionException;
 import com.google.inject.spi.Message;
 import io.kvtier.spi.AdapterContext;
+import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.L1MemoryDesc;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterProvider;
@@ -51,8 +52,8 @@ public final class MooncakeStoreProvider implements L2AdapterProvider<MooncakeSt
     }
 
     @Override
-    public MooncakeStoreConfig parseConfig(Map<String, Object> body) {
-        return MooncakeStoreConfig.fromBody(body);
+    public MooncakeStoreConfig parseConfig(AdapterSettings settings) {
+        return MooncakeStoreConfig.fromSettings(settings);
     }
 
     @Override

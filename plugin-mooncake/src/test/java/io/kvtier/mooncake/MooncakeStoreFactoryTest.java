@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import io.kvtier.spi.AdapterContext;
+import io.kvtier.spi.ConfigurationException;
 import io.kvtier.spi.L1MemoryDesc;
 import java.util.Arrays;
 import java.util.Map;
@@ -118,7 +119,7 @@ class MooncakeStoreFactoryTest {
     void rdmaRequiresADescriptor() {
         RecordingNative[] rec = new RecordingNative[1];
         assertThatThrownBy(() -> create(rec, TestDouble.body("protocol", "rdma"), Optional.empty()))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(ConfigurationException.class)
                 .hasMessage("RDMA protocol is enabled, but no L1 memory descriptor was provided; "
                         + "cannot create Mooncake Store L2 adapter.");
         assertThat(rec[0].creates).as("nothing reaches native code").hasValue(0);
@@ -131,7 +132,7 @@ class MooncakeStoreFactoryTest {
                 new L1MemoryDesc(123456, -1, 64, true))) {
             RecordingNative[] rec = new RecordingNative[1];
             assertThatThrownBy(() -> create(rec, TestDouble.body("protocol", "rdma"), Optional.of(bad)))
-                    .isInstanceOf(IllegalArgumentException.class)
+                    .isInstanceOf(ConfigurationException.class)
                     .hasMessage(String.format("RDMA protocol is enabled, but the L1 memory descriptor is invalid "
                             + "(ptr=%d, size=%d); cannot create Mooncake Store L2 adapter.", bad.address(), bad.size()));
             assertThat(rec[0].creates).hasValue(0);
@@ -143,7 +144,7 @@ class MooncakeStoreFactoryTest {
         OffHeapRegion l1 = new OffHeapRegion(4096);
         RecordingNative[] rec = new RecordingNative[1];
         assertThatThrownBy(() -> create(rec, TestDouble.body("protocol", "rdma"), Optional.of(l1.desc(false))))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("--no-l1-use-lazy");
         assertThat(rec[0].creates).hasValue(0);
     }

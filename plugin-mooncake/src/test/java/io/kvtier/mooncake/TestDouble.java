@@ -2,7 +2,9 @@ package io.kvtier.mooncake;
 
 import io.kvtier.mooncake.NativeAbi.MooncakeNative;
 import com.codahale.metrics.MetricRegistry;
+import io.kvtier.hostlib.DeclaredSettings;
 import io.kvtier.spi.AdapterContext;
+import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.L1MemoryDesc;
 import io.kvtier.spi.ObjectKey;
 import java.nio.ByteBuffer;
@@ -79,7 +81,12 @@ final class TestDouble {
     }
 
     static MooncakeStoreAdapter create(MooncakeStoreProvider provider, Map<String, Object> body, AdapterContext context) {
-        return (MooncakeStoreAdapter) provider.create(provider.parseConfig(body), context);
+        return (MooncakeStoreAdapter) provider.create(provider.parseConfig(settings(body)), context);
+    }
+
+    /** A body as a host hands it over; errors name "test" as their origin. */
+    static AdapterSettings settings(Map<String, Object> body) {
+        return DeclaredSettings.fromMap("mooncake_store", body, "test");
     }
 
     static ObjectKey key(int i) {

@@ -4,7 +4,8 @@ import java.util.Map;
 
 /**
  * One adapter type, found with {@link java.util.ServiceLoader}. Register an implementation with
- * {@code @AutoService(L2AdapterProvider.class)}.
+ * {@code @AutoService(L2AdapterProvider.class)}. Methods added to this interface later will have
+ * defaults, so a provider compiled against this version keeps compiling and loading.
  *
  * @param <C> the type's parsed, immutable configuration
  */
@@ -13,12 +14,11 @@ public interface L2AdapterProvider<C> {
     String type();
 
     /**
-     * Parses one declaration body (JSON-like values: String, Boolean, Integer, Long, Double, List,
-     * Map, or null). The host has removed {@code name}; {@code type} is still present.
+     * Parses one declaration.
      *
-     * @throws IllegalArgumentException with a message naming the key and the value
+     * @throws ConfigurationException from {@link AdapterSettings#error}, naming the key and the value
      */
-    C parseConfig(Map<String, Object> body);
+    C parseConfig(AdapterSettings settings);
 
     /** The parsed view that {@code kvtier validate} prints, as JSON-like values. */
     Map<String, Object> describe(C config);
@@ -26,8 +26,8 @@ public interface L2AdapterProvider<C> {
     /**
      * Creates one instance.
      *
-     * @throws IllegalArgumentException when the configuration cannot work in this context
-     * @throws IllegalStateException    when the type's runtime (e.g. a native library) is missing
+     * @throws ConfigurationException when the configuration cannot work in this context
+     * @throws IllegalStateException  when the type's runtime (e.g. a native library) is missing
      */
     L2Adapter create(C config, AdapterContext context);
 

@@ -2,13 +2,13 @@ package io.kvtier.host.memory;
 
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
-import io.kvtier.spi.KeyLocks;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterListener;
 import io.kvtier.spi.ObjectKey;
-import io.kvtier.spi.UsageTracker;
+import io.kvtier.toolkit.KeyLocks;
+import io.kvtier.toolkit.UsageTracker;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

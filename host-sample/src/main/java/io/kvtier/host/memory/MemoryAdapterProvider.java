@@ -2,7 +2,7 @@ package io.kvtier.host.memory;
 
 import com.google.auto.service.AutoService;
 import io.kvtier.spi.AdapterContext;
-import io.kvtier.spi.ConfigValues;
+import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterProvider;
 import java.util.Map;
@@ -23,15 +23,15 @@ public final class MemoryAdapterProvider implements L2AdapterProvider<MemoryAdap
     }
 
     @Override
-    public Config parseConfig(Map<String, Object> body) {
-        for (String key : body.keySet()) {
+    public Config parseConfig(AdapterSettings settings) {
+        for (String key : settings.keys()) {
             if (!KEYS.contains(key)) {
-                throw new IllegalArgumentException("unknown key '" + key + "' (memory takes: capacity)");
+                throw settings.error(key, "unknown key '" + key + "' (memory takes: capacity)");
             }
         }
-        long capacity = body.containsKey("capacity") ? ConfigValues.bytes(body.get("capacity"), "capacity") : DEFAULT_CAPACITY;
+        long capacity = settings.keys().contains("capacity") ? settings.getBytes("capacity") : DEFAULT_CAPACITY;
         if (capacity <= 0) {
-            throw new IllegalArgumentException("capacity must be positive, got " + ConfigValues.toJson(body.get("capacity")));
+            throw settings.error("capacity", "capacity must be positive, got " + capacity);
         }
         return new Config(capacity);
     }

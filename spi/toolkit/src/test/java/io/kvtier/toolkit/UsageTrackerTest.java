@@ -1,7 +1,9 @@
-package io.kvtier.spi;
+package io.kvtier.toolkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kvtier.spi.L2AdapterListener;
+import io.kvtier.spi.ObjectKey;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

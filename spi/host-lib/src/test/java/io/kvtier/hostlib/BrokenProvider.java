@@ -1,6 +1,10 @@
-package io.kvtier.spi;
+package io.kvtier.hostlib;
 
 import com.google.auto.service.AutoService;
+import io.kvtier.spi.AdapterContext;
+import io.kvtier.spi.AdapterSettings;
+import io.kvtier.spi.L2Adapter;
+import io.kvtier.spi.L2AdapterProvider;
 import java.util.Map;
 
 /** A provider that fails to load, to show that it does not hide the others. */
@@ -16,8 +20,8 @@ public final class BrokenProvider implements L2AdapterProvider<Object> {
     }
 
     @Override
-    public Object parseConfig(Map<String, Object> body) {
-        return body;
+    public Object parseConfig(AdapterSettings settings) {
+        return settings;
     }
 
     @Override

@@ -1,5 +1,6 @@
-package io.kvtier.spi;
+package io.kvtier.hostlib;
 
+import io.kvtier.spi.L2AdapterProvider;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;

@@ -1,8 +1,10 @@
-package io.kvtier.spi;
+package io.kvtier.hostlib;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kvtier.spi.AdapterSettings;
+import io.kvtier.spi.ConfigurationException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,7 +25,7 @@ class DeclarationsTest {
         List<AdapterDeclaration> declarations = fromFlags("{\"type\":\"echo\",\"size\":\"64 MiB\"}",
                 "{\"name\":\"b\",\"type\":\"echo\"}");
         assertThat(declarations).extracting(AdapterDeclaration::name).containsExactly("echo-0", "b");
-        assertThat(declarations.get(1).body()).containsOnlyKeys("type");
+        assertThat(declarations.get(1).settings().keys()).containsOnly("type");
         assertThat(declarations).extracting(AdapterDeclaration::source)
                 .containsExactly("--l2-adapter #1", "--l2-adapter #2");
     }
@@ -37,7 +39,14 @@ class DeclarationsTest {
 
     @Test
     void trailingJsonCannotSmuggleASecondMember() {
-        assertThatThrownBy(() -> fromFlags("1, \"w\": 2")).hasMessageStartingWith("Invalid JSON for --l2-adapter #1");
+        assertThatThrownBy(() -> fromFlags("{\"type\":\"echo\"}, \"w\": 2"))
+                .hasMessageStartingWith("Invalid JSON for --l2-adapter #1");
+    }
+
+    @Test
+    void jsonSyntaxErrorsCountTheUsersLinesNotAWrappersLines() {
+        assertThatThrownBy(() -> fromFlags("{\n\"type\": \"echo\",\n\"size\": }"))
+                .hasMessageStartingWith("Invalid JSON for --l2-adapter #1, line 3: ");
     }
 
     @Test
@@ -59,9 +68,19 @@ class DeclarationsTest {
     }
 
     @Test
-    void aProviderErrorIsWrappedWithSourceAndType() {
-        assertThatThrownBy(() -> Declarations.configure(registry, fromFlags("{\"type\":\"echo\",\"size\":\"lots\"}")))
-                .hasMessage("--l2-adapter #1 ('echo'): size must be a byte size such as 67108864 or \"64 MiB\", got \"lots\"");
+    void aBadValueInAFlagIsReportedAtItsColumnWithTypesafesMessage() {
+        assertThatThrownBy(() -> Declarations.configure(registry, fromFlags("{\"type\":\"echo\", \"size\":\"lots\"}")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessage("--l2-adapter #1, column 17 ('echo'): Invalid value at 'size': "
+                        + "No number in size-in-bytes value 'lots'");
+    }
+
+    @Test
+    void aStrayExceptionInAProviderIsNotTheUsersConfigurationError() {
+        assertThatThrownBy(() -> Declarations.configure(registry, fromFlags("{\"type\":\"echo\",\"fail\":true}")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("--l2-adapter #1 ('echo'): the provider failed parsing the declaration: "
+                        + "java.lang.NumberFormatException: For input string: \"x\"");
     }
 
     @Test
@@ -71,7 +90,7 @@ class DeclarationsTest {
         assertThatThrownBy(() -> fromFlags("{\"name\":\"echo-1\",\"type\":\"echo\"}", "{\"type\":\"echo\"}"))
                 .hasMessageContaining("duplicate adapter name 'echo-1'");
         assertThatThrownBy(() -> fromFlags("{\"name\":\"\",\"type\":\"echo\"}"))
-                .hasMessage("--l2-adapter #1: 'name' must be a non-empty string, got \"\"");
+                .hasMessage("--l2-adapter #1, column 2: 'name' must be a non-empty string, got \"\"");
     }
 
     @Test
@@ -101,14 +120,21 @@ class DeclarationsTest {
     }
 
     @Test
-    void hoconErrorsNameTheFileAndLine(@TempDir Path dir) throws Exception {
+    void hoconErrorsNameTheFileAndLineOfTheKey(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("bad.conf");
-        Files.writeString(file, "kvtier.l2.adapters = [\n  { type = echo }\n  { type = echo, size = -5 }\n]\n");
+        Files.writeString(file, String.join("\n",
+                "kvtier.l2.adapters = [",
+                "  { type = echo }",
+                "  {",
+                "    type = echo",
+                "    size = lots",
+                "  }",
+                "]"));
         assertThatThrownBy(() -> Declarations.configure(registry, Declarations.resolve(Declarations.fromHoconFile(file))))
-                .hasMessage(file + ":3 ('echo'): size must be a byte size such as 67108864 or \"64 MiB\", got -5");
+                .hasMessage(file + ":5 ('echo'): Invalid value at 'size': No number in size-in-bytes value 'lots'");
         Files.writeString(file, "kvtier.l2.adapters = [\n  { type = echo \n");
         assertThatThrownBy(() -> Declarations.fromHoconFile(file)).isInstanceOf(DeclarationException.class)
-                .hasMessageStartingWith(file + ": ").hasMessageContaining(": 3");
+                .hasMessageStartingWith(file + ":3: ");
         Files.writeString(file, "kvtier.l2.adapters = [\n  42\n]\n");
         assertThatThrownBy(() -> Declarations.fromHoconFile(file)).hasMessage(file + ":2: expected an object, got number");
         Files.writeString(file, "kvtier { }\n");
@@ -122,17 +148,29 @@ class DeclarationsTest {
                 "master = \"127.0.0.1:50051\"",
                 "master = ${?KVTIER_TEST_VARIABLE_THAT_IS_NOT_SET}",
                 "kvtier.l2.adapters = [ { type = echo, addr = ${master} } ]"), "inline.conf");
-        assertThat(entries.get(0).body()).containsEntry("addr", "127.0.0.1:50051");
+        assertThat(entries.get(0).body().unwrapped()).containsEntry("addr", "127.0.0.1:50051");
         assertThat(entries.get(0).source()).isEqualTo("inline.conf:3");
     }
 
     @Test
     void nullMembersReachTheProvider() {
-        assertThat(fromFlags("{\"type\":\"echo\",\"extra\":null}").get(0).body()).containsEntry("extra", null);
+        AdapterSettings settings = fromFlags("{\"type\":\"echo\",\"extra\":null}").get(0).settings();
+        assertThat(settings.keys()).contains("extra");
+        assertThat(settings.get("extra")).isNull();
     }
 
     @Test
-    void jsonRenderingIsCompact() {
-        assertThat(ConfigValues.toJson(Map.of("a", List.of(1, "x")))).isEqualTo("{\"a\":[1,\"x\"]}");
+    void aTypeThatIsNotAStringIsReportedAtItsOwnLine() {
+        assertThatThrownBy(() -> Declarations.resolve(Declarations.fromHoconString(
+                "kvtier.l2.adapters = [ {\n  type = 42\n} ]", "x.conf")))
+                .hasMessage("x.conf:2: 'type' must be a non-empty string, got 42");
+    }
+
+    @Test
+    void hostSizesKeepTypesafesMessage() {
+        assertThat(ConfigValues.bytes("64 MiB", "--l1-size")).isEqualTo(64L << 20);
+        assertThatThrownBy(() -> ConfigValues.bytes("lots", "--l1-size")).isInstanceOf(ConfigurationException.class)
+                .hasMessage("--l1-size: not a byte size such as 67108864 or \"64 MiB\": Invalid value 'lots': "
+                        + "No number in size-in-bytes value 'lots'");
     }
 }

@@ -1,6 +1,10 @@
-package io.kvtier.spi;
+package io.kvtier.hostlib;
 
 import com.google.auto.service.AutoService;
+import io.kvtier.spi.AdapterContext;
+import io.kvtier.spi.AdapterSettings;
+import io.kvtier.spi.L2Adapter;
+import io.kvtier.spi.L2AdapterProvider;
 import java.util.Map;
 
 /** A provider registered through AutoService for the discovery tests; it only parses. */
@@ -12,8 +16,11 @@ public final class EchoProvider implements L2AdapterProvider<Long> {
     }
 
     @Override
-    public Long parseConfig(Map<String, Object> body) {
-        return ConfigValues.bytes(body.getOrDefault("size", 1), "size");
+    public Long parseConfig(AdapterSettings settings) {
+        if (settings.get("fail") != null) {
+            throw new NumberFormatException("For input string: \"x\"");
+        }
+        return settings.keys().contains("size") ? settings.getBytes("size") : 1L;
     }
 
     @Override

@@ -1,5 +1,8 @@
-package io.kvtier.spi;
+package io.kvtier.toolkit;
 
+import io.kvtier.spi.AdapterUsage;
+import io.kvtier.spi.L2AdapterListener;
+import io.kvtier.spi.ObjectKey;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

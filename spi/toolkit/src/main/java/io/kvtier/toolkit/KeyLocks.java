@@ -1,5 +1,6 @@
-package io.kvtier.spi;
+package io.kvtier.toolkit;
 
+import io.kvtier.spi.ObjectKey;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
