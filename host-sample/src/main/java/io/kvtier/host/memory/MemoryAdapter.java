@@ -2,11 +2,11 @@ package io.kvtier.host.memory;
 
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
-import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterListener;
 import io.kvtier.spi.ObjectKey;
+import io.kvtier.toolkit.BatchOutcome;
 import io.kvtier.toolkit.KeyLocks;
 import io.kvtier.toolkit.UsageTracker;
 import java.util.ArrayList;
@@ -47,26 +47,25 @@ final class MemoryAdapter implements L2Adapter {
         for (L1Slice slice : slices) {
             copies.add(slice.length() <= capacity ? copy(slice) : null);
         }
-        List<KeyResult> results = new ArrayList<>(keys.size());
+        BatchOutcome outcome = new BatchOutcome(keys.size());
         List<ObjectKey> stored = new ArrayList<>();
         List<Long> sizes = new ArrayList<>();
         List<ObjectKey> evicted = new ArrayList<>();
-        String firstError = "";
         synchronized (this) {
             for (int i = 0; i < keys.size(); i++) {
                 String error = put(keys.get(i), slices.get(i).length(), copies.get(i), evicted);
-                results.add(error == null ? KeyResult.OK : KeyResult.ERROR);
                 if (error == null) {
+                    outcome.ok(i);
                     stored.add(keys.get(i));
                     sizes.add((long) slices.get(i).length());
-                } else if (firstError.isEmpty()) {
-                    firstError = error;
+                } else {
+                    outcome.error(i, error);
                 }
             }
         }
         usage.recordDeleted(evicted);
         long newBytes = usage.recordStored(stored, sizes);
-        return CompletableFuture.completedFuture(new BatchResult(results, newBytes, firstError));
+        return CompletableFuture.completedFuture(outcome.build(newBytes));
     }
 
     private static byte[] copy(L1Slice slice) {
@@ -105,17 +104,18 @@ final class MemoryAdapter implements L2Adapter {
         if (closed) {
             return closedFuture();
         }
-        List<KeyResult> results = new ArrayList<>(keys.size());
+        BatchOutcome outcome = new BatchOutcome(keys.size());
         synchronized (this) {
-            for (ObjectKey key : keys) {
-                boolean found = objects.containsKey(key);
-                if (found) {
-                    locks.lock(key);
+            for (int i = 0; i < keys.size(); i++) {
+                if (objects.containsKey(keys.get(i))) {
+                    locks.lock(keys.get(i));
+                    outcome.ok(i);
+                } else {
+                    outcome.missing(i);
                 }
-                results.add(found ? KeyResult.OK : KeyResult.MISSING);
             }
         }
-        return CompletableFuture.completedFuture(new BatchResult(results, 0, ""));
+        return CompletableFuture.completedFuture(outcome.build(0));
     }
 
     @Override
@@ -136,28 +136,23 @@ final class MemoryAdapter implements L2Adapter {
             }
         }
         // Stored arrays are never written again, so they are copied out without the lock.
-        List<KeyResult> results = new ArrayList<>(keys.size());
+        BatchOutcome outcome = new BatchOutcome(keys.size());
         List<ObjectKey> accessed = new ArrayList<>();
-        String firstError = "";
         for (int i = 0; i < keys.size(); i++) {
             byte[] object = found.get(i);
             L1Slice slice = slices.get(i);
             if (object == null) {
-                results.add(KeyResult.MISSING);
+                outcome.missing(i);
             } else if (object.length != slice.length()) {
-                results.add(KeyResult.ERROR);
-                if (firstError.isEmpty()) {
-                    firstError = "object " + keys.get(i) + " has " + object.length + " bytes, the buffer "
-                            + slice.length();
-                }
+                outcome.error(i, "object " + keys.get(i) + " has " + object.length + " bytes, the buffer " + slice.length());
             } else {
                 slice.buffer().duplicate().clear().put(object);
-                results.add(KeyResult.OK);
+                outcome.ok(i);
                 accessed.add(keys.get(i));
             }
         }
         usage.recordAccessed(accessed);
-        return CompletableFuture.completedFuture(new BatchResult(results, 0, firstError));
+        return CompletableFuture.completedFuture(outcome.build(0));
     }
 
     @Override
@@ -165,20 +160,22 @@ final class MemoryAdapter implements L2Adapter {
         if (closed) {
             return closedFuture();
         }
-        List<KeyResult> results = new ArrayList<>(keys.size());
+        BatchOutcome outcome = new BatchOutcome(keys.size());
         List<ObjectKey> deleted = new ArrayList<>();
         synchronized (this) {
-            for (ObjectKey key : keys) {
-                byte[] removed = objects.remove(key);
+            for (int i = 0; i < keys.size(); i++) {
+                byte[] removed = objects.remove(keys.get(i));
                 if (removed != null) {
                     bytes -= removed.length;
-                    deleted.add(key);
+                    deleted.add(keys.get(i));
+                    outcome.ok(i);
+                } else {
+                    outcome.missing(i);
                 }
-                results.add(removed != null ? KeyResult.OK : KeyResult.MISSING);
             }
         }
         usage.recordDeleted(deleted);
-        return CompletableFuture.completedFuture(new BatchResult(results, 0, ""));
+        return CompletableFuture.completedFuture(outcome.build(0));
     }
 
     @Override
