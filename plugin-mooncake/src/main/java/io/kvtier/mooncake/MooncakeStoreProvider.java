@@ -12,6 +12,7 @@ import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.L1MemoryDesc;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterProvider;
+import io.kvtier.spi.SpiVersion;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
@@ -49,6 +50,11 @@ public final class MooncakeStoreProvider implements L2AdapterProvider<MooncakeSt
     @Override
     public String type() {
         return MooncakeStoreAdapter.TYPE;
+    }
+
+    @Override
+    public int spiVersion() {
+        return SpiVersion.CURRENT;
     }
 
     @Override

@@ -14,6 +14,13 @@ public interface L2AdapterProvider<C> {
     String type();
 
     /**
+     * The contract revision this provider was compiled against. Implement it as
+     * {@code return SpiVersion.CURRENT;}: the constant is copied into the provider's class when it
+     * is compiled, so the host can refuse a provider built for a newer contract than its own.
+     */
+    int spiVersion();
+
+    /**
      * Parses one declaration.
      *
      * @throws ConfigurationException from {@link AdapterSettings#error}, naming the key and the value

@@ -5,6 +5,7 @@ import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterProvider;
+import io.kvtier.spi.SpiVersion;
 import java.util.Map;
 import java.util.Set;
 
@@ -20,6 +21,11 @@ public final class MemoryAdapterProvider implements L2AdapterProvider<MemoryAdap
     @Override
     public String type() {
         return "memory";
+    }
+
+    @Override
+    public int spiVersion() {
+        return SpiVersion.CURRENT;
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.kvtier.hostlib;
 
 import io.kvtier.spi.L2AdapterProvider;
+import io.kvtier.spi.SpiVersion;
+import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -22,8 +24,9 @@ public final class L2AdapterRegistry {
     private L2AdapterRegistry() {}
 
     /**
-     * Scans {@code META-INF/services} through {@code loader}. A provider that fails to load is
-     * recorded in {@link #loadFailures()} and does not hide the others.
+     * Scans {@code META-INF/services} through {@code loader}. A provider that fails to load, or was
+     * built against a newer contract than this host's ({@link SpiVersion}), is recorded in
+     * {@link #loadFailures()} as one line and does not hide the others.
      *
      * @throws IllegalStateException when two providers claim one type name
      */
@@ -36,7 +39,13 @@ public final class L2AdapterRegistry {
                 if (!it.hasNext()) {
                     break;
                 }
-                registry.register(it.next());
+                L2AdapterProvider<?> provider = it.next();
+                String refusal = refusal(provider);
+                if (refusal == null) {
+                    registry.register(provider);
+                } else {
+                    registry.loadFailures.add(refusal);
+                }
             } catch (ServiceConfigurationError e) {
                 registry.loadFailures.add(describe(e));
                 if (registry.loadFailures.size() >= MAX_LOAD_FAILURES) {
@@ -53,6 +62,23 @@ public final class L2AdapterRegistry {
             registry.register(provider);
         }
         return registry;
+    }
+
+    /** Why a provider built for another contract is refused, or null when it is accepted. */
+    private static String refusal(L2AdapterProvider<?> provider) {
+        int built = provider.spiVersion();
+        if (built <= SpiVersion.CURRENT) {
+            return null;
+        }
+        return "'" + provider.type() + "' (" + provider.getClass().getName() + " in " + origin(provider.getClass())
+                + ") was built for kvtier SPI version " + built + ", but this host provides version " + SpiVersion.CURRENT
+                + ": use a build of the plugin for SPI " + SpiVersion.CURRENT + " or a newer host";
+    }
+
+    /** The jar or directory a class was loaded from. */
+    static String origin(Class<?> type) {
+        CodeSource source = type.getProtectionDomain().getCodeSource();
+        return source == null || source.getLocation() == null ? "(unknown location)" : source.getLocation().getPath();
     }
 
     private static String describe(ServiceConfigurationError e) {

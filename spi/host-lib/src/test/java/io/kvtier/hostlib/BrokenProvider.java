@@ -5,6 +5,7 @@ import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterProvider;
+import io.kvtier.spi.SpiVersion;
 import java.util.Map;
 
 /** A provider that fails to load, to show that it does not hide the others. */
@@ -17,6 +18,11 @@ public final class BrokenProvider implements L2AdapterProvider<Object> {
     @Override
     public String type() {
         return "broken";
+    }
+
+    @Override
+    public int spiVersion() {
+        return SpiVersion.CURRENT;
     }
 
     @Override

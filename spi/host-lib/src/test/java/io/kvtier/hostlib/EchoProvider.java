@@ -5,6 +5,7 @@ import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterProvider;
+import io.kvtier.spi.SpiVersion;
 import java.util.Map;
 
 /** A provider registered through AutoService for the discovery tests; it only parses. */
@@ -13,6 +14,11 @@ public final class EchoProvider implements L2AdapterProvider<Long> {
     @Override
     public String type() {
         return "echo";
+    }
+
+    @Override
+    public int spiVersion() {
+        return SpiVersion.CURRENT;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.kvtier.hostlib;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kvtier.spi.SpiVersion;
 import org.junit.jupiter.api.Test;
 
 class L2AdapterRegistryTest {
@@ -19,6 +20,18 @@ class L2AdapterRegistryTest {
         assertThat(registry.loadFailures()).anySatisfy(f -> assertThat(f)
                 .contains(BrokenProvider.class.getName()).contains("broken on purpose"));
         assertThat(registry.types()).contains("echo").doesNotContain("broken");
+    }
+
+    @Test
+    void aProviderBuiltForANewerContractIsRefusedAloneInOneLine() {
+        L2AdapterRegistry registry = L2AdapterRegistry.load(getClass().getClassLoader());
+        assertThat(registry.types()).contains("echo").doesNotContain("future");
+        assertThat(registry.loadFailures()).filteredOn(f -> f.contains("future")).singleElement().satisfies(f -> assertThat(f)
+                .isEqualTo("'future' (" + FutureProvider.class.getName() + " in "
+                        + L2AdapterRegistry.origin(FutureProvider.class) + ") was built for kvtier SPI version "
+                        + (SpiVersion.CURRENT + 1) + ", but this host provides version " + SpiVersion.CURRENT
+                        + ": use a build of the plugin for SPI " + SpiVersion.CURRENT + " or a newer host")
+                .doesNotContain("\n"));
     }
 
     @Test
