@@ -32,6 +32,14 @@ extern "C" {
 
 typedef struct kvt_client kvt_client;
 
+/* The version of this ABI. It changes whenever a function's signature or meaning changes. The
+ * Java binding binds kvt_abi_version alone first and refuses a library of another version
+ * before binding anything else: a call through a stale signature would crash the JVM. */
+#define KVT_ABI_VERSION 1
+
+/* Returns KVT_ABI_VERSION as this library was built. */
+int32_t kvt_abi_version(void);
+
 /* Message of the last failure on the calling thread ("" if none). Valid until the
  * thread's next kvt_* call. */
 const char *kvt_last_error(void);

@@ -143,6 +143,8 @@ std::shared_ptr<mooncake::RealClient> create_keeping_sigmask() {
 
 }  // namespace
 
+KVT_EXPORT int32_t kvt_abi_version(void) { return KVT_ABI_VERSION; }
+
 KVT_EXPORT const char *kvt_last_error(void) { return g_last_error.c_str(); }
 
 KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *values,
