@@ -44,10 +44,6 @@ public final class ContractOnlyProvider implements L2AdapterProvider<String> {
         return new HeapAdapter();
     }
 
-    @Override
-    public String help() {
-        return "TYPE_NAME: a heap map, compiled against the contract only";
-    }
 
     static final class HeapAdapter implements L2Adapter {
         private final Map<ObjectKey, byte[]> objects = new ConcurrentHashMap<>();

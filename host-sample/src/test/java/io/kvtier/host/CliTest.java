@@ -88,7 +88,22 @@ class CliTest {
     void adaptersListsTheBuiltInType() {
         Result r = kvtier("adapters");
         assertThat(r.exit()).isZero();
-        assertThat(r.out().lines()).anySatisfy(line -> assertThat(line).startsWith("memory\t"));
+        assertThat(r.out().lines()).contains("memory\tmemory: an in-process tier bounded by capacity, "
+                + "evicting the least recently used unlocked objects.");
+    }
+
+    @Test
+    void adaptersWithATypePrintsItsReferenceConf() {
+        Result r = kvtier("adapters", "memory");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).startsWith("# memory: ").contains("capacity = 1 GiB");
+        assertUsageError(kvtier("adapters", "fs"), "kvtier: unknown adapter type 'fs'. Known: ");
+    }
+
+    @Test
+    void aDefaultWrittenOnlyInTheReferenceConfApplies() {
+        Result r = kvtier("validate", "--l2-adapter", "{\"type\":\"memory\"}");
+        assertThat(r.out()).isEqualTo("{\"config\":{\"capacity\":1073741824},\"name\":\"memory-0\",\"type\":\"memory\"}\n");
     }
 
     @Test

@@ -16,7 +16,6 @@ import java.util.Optional;
  * checked too.
  */
 public final class MooncakeStoreConfig {
-    public static final int DEFAULT_NUM_WORKERS = 4;
     /** A guard against a typo creating thousands of threads. */
     public static final int MAX_WORKERS = 1024;
 

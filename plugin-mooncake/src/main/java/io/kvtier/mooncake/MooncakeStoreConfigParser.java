@@ -11,7 +11,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Splits a declaration the way LMCache's {@code from_dict} does: the LMCache-only keys are
+ * Reads a declaration over the defaults of {@code kvtier/adapters/mooncake_store/reference.conf}, and
+ * splits it the way LMCache's {@code from_dict} does: the LMCache-only keys are
  * consumed here, replica counts become the write-time replicate config, and every other non-null
  * key is forwarded to Mooncake's {@code setup_internal} as a string. Messages keep LMCache's
  * wording and name the key and the value; {@link AdapterSettings#error} places them at the key.
@@ -39,10 +40,10 @@ final class MooncakeStoreConfigParser {
 
     private MooncakeStoreConfig parse() {
         rejectMisspellings();
-        int numWorkers = workers(List.of("num_workers"), settings.keys().contains("num_workers")
-                ? settings.get("num_workers") : MooncakeStoreConfig.DEFAULT_NUM_WORKERS);
+        int numWorkers = workers(List.of("num_workers"), settings.get("num_workers"));
         Map<Lane, Integer> perOpWorkers = perOpWorkers(settings.get("per_op_workers"));
-        EvictionConfig eviction = eviction(settings.get("eviction"));
+        // The reference gives eviction's nested defaults, so only a declared block means one is wanted.
+        EvictionConfig eviction = settings.isDeclared("eviction") ? eviction(settings.get("eviction")) : null;
         ReplicateConfig replicate = new ReplicateConfig(replicaCount("replica_num"), replicaCount("nof_replica_num"));
         // Sorted: Typesafe keeps no declaration order, and a stable order keeps `validate` output diffable.
         Map<String, String> setup = new TreeMap<>();
@@ -131,16 +132,11 @@ final class MooncakeStoreConfigParser {
             throw settings.error(List.of("eviction", "eviction_policy"), EvictionConfig.policyError(
                     policy instanceof String ? "'" + policy + "'" : Json.render(policy)));
         }
-        return new EvictionConfig((String) policy,
-                fraction(map, "trigger_watermark", EvictionConfig.DEFAULT_TRIGGER_WATERMARK),
-                fraction(map, "eviction_ratio", EvictionConfig.DEFAULT_EVICTION_RATIO));
+        return new EvictionConfig((String) policy, fraction(map, "trigger_watermark"), fraction(map, "eviction_ratio"));
     }
 
-    private double fraction(Map<?, ?> eviction, String key, double dflt) {
+    private double fraction(Map<?, ?> eviction, String key) {
         Object v = eviction.get(key);
-        if (v == null) {
-            return dflt;
-        }
         if (!(v instanceof Number n)) {
             throw settings.error(List.of("eviction", key), "eviction." + key + " must be a number, got " + Json.render(v));
         }

@@ -108,40 +108,4 @@ public final class MooncakeStoreProvider implements L2AdapterProvider<MooncakeSt
         }
         return wrapper;
     }
-
-    @Override
-    public String help() {
-        return """
-                mooncake_store: stores KV-cache chunks in a Mooncake Store cluster through the native \
-                connector (libkvtier_mooncake.so, built with BUILD_MOONCAKE=1).
-
-                Keys consumed by kvtier:
-                  num_workers      threads of the shared worker pool (positive integer, default 4)
-                  per_op_workers   dedicated pools per lane, e.g. {"lookup": 2, "retrieve": 16, "store": 4};
-                                   lanes: lookup (exists), retrieve (get/load), store (put), delete (remove).
-                                   Lanes not listed use the shared pool, which exists only if some lane uses it.
-                  replica_num      memory replicas per write (non-negative integer, Mooncake default 1)
-                  nof_replica_num  NoF replicas per write (non-negative integer, Mooncake default 0)
-                                   Both go to every batch_put_from, never to setup_internal.
-                  eviction         {"eviction_policy": "LRU"|"IsolatedLRU"|"noop", "trigger_watermark": 0.8,
-                                    "eviction_ratio": 0.2}
-                  type             the adapter type
-
-                Every other key whose value is not null is forwarded to Mooncake's
-                setup_internal(ConfigDict) as a string (integers in decimal, booleans as True/False),
-                e.g. local_hostname, metadata_server, master_server_addr, protocol, rdma_devices,
-                global_segment_size, local_buffer_size. Objects and arrays are rejected: Mooncake
-                takes only strings. Mooncake ignores keys it does not know, so two common
-                misspellings are errors here: master_server_address (use master_server_addr) and
-                device_name (use rdma_devices).
-
-                protocol=rdma (any case) registers the host's whole L1 region with Mooncake, in
-                blocks of Mooncake's max_mr_size. It needs an L1 memory descriptor, and a fully
-                allocated L1: run the host with --no-l1-use-lazy. Over tcp nothing is registered.
-
-                Example: {"type": "mooncake_store", "local_hostname": "127.0.0.1",
-                          "metadata_server": "P2PHANDSHAKE", "master_server_addr": "127.0.0.1:50051",
-                          "protocol": "tcp", "per_op_workers": {"lookup": 2, "retrieve": 8}}
-                """;
-    }
 }

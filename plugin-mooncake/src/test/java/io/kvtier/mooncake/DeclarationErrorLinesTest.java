@@ -1,10 +1,13 @@
 package io.kvtier.mooncake;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kvtier.hostlib.ConfiguredAdapter;
 import io.kvtier.hostlib.Declarations;
 import io.kvtier.hostlib.L2AdapterRegistry;
 import io.kvtier.spi.ConfigurationException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -43,5 +46,17 @@ class DeclarationErrorLinesTest {
                 Declarations.resolve(Declarations.fromHoconString(text, "mc.conf"))))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessageStartingWith("mc.conf:" + line + " ('mooncake_store'): " + problem);
+    }
+
+    @Test
+    void aMisspelledMooncakeKeyIsForwardedWithAWarningAtItsLine() {
+        String[] lines = GOOD.clone();
+        lines[3] = "    local_hostnme = \"127.0.0.1\"";
+        L2AdapterRegistry registry = L2AdapterRegistry.of(TestDouble.provider());
+        ConfiguredAdapter<?> configured = Declarations.configure(registry,
+                Declarations.resolve(Declarations.fromHoconString(String.join("\n", lines), "mc.conf"))).get(0);
+        assertThat(configured.warnings()).containsExactly("mc.conf:4 ('mooncake_store'): unknown key 'local_hostnme': "
+                + "neither an option of mooncake_store nor a documented pass-through (see: kvtier adapters mooncake_store)");
+        assertThat(((MooncakeStoreConfig) configured.config()).setupConfig()).containsEntry("local_hostnme", "127.0.0.1");
     }
 }

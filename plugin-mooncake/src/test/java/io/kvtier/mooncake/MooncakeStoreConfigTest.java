@@ -3,6 +3,7 @@ package io.kvtier.mooncake;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kvtier.hostlib.AdapterReference;
 import io.kvtier.spi.ConfigurationException;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -197,14 +198,26 @@ class MooncakeStoreConfigTest {
                 .hasMessage(AT + "num_workers must be at most 1024, got 100000");
     }
 
-    // 15
+    // 15: LMCache's help() is this type's reference.conf
     @Test
-    void helpReturnsString() {
-        String help = new MooncakeStoreProvider().help();
-        assertThat(help).isNotBlank()
-                .contains("setup_internal(ConfigDict)", "--no-l1-use-lazy", "num_workers", "default 4",
+    void theReferenceConfDocumentsEveryKey() {
+        AdapterReference reference = AdapterReference.of(new MooncakeStoreProvider()).orElseThrow();
+        assertThat(reference.summary()).startsWith("mooncake_store: ");
+        assertThat(reference.text())
+                .contains("setup_internal(ConfigDict)", "--no-l1-use-lazy", "num_workers = 4",
                         "per_op_workers", "lookup", "retrieve", "store", "delete", "replica_num", "nof_replica_num",
-                        "master_server_address", "master_server_addr", "device_name", "rdma_devices");
+                        "master_server_address", "master_server_addr", "device_name", "rdma_devices",
+                        "trigger_watermark = 0.8", "eviction_ratio = 0.2", "local_hostname", "metadata_server",
+                        "global_segment_size = 16777216", "protocol = \"tcp\"");
+    }
+
+    @Test
+    void defaultsComeFromTheReferenceConf() {
+        MooncakeStoreConfig config = parse("eviction", Map.of("eviction_policy", "LRU"));
+        assertThat(config.numWorkers()).isEqualTo(4);
+        assertThat(config.eviction()).contains(new EvictionConfig("LRU", 0.8, 0.2));
+        assertThat(parse().eviction()).as("no eviction block unless declared").isEmpty();
+        assertThat(parse().setupConfig()).as("pass-through defaults are documentation, not forwarded").isEmpty();
     }
 
     @Test

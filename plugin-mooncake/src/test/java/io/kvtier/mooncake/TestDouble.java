@@ -86,7 +86,7 @@ final class TestDouble {
 
     /** A body as a host hands it over; errors name "test" as their origin. */
     static AdapterSettings settings(Map<String, Object> body) {
-        return DeclaredSettings.fromMap("mooncake_store", body, "test");
+        return DeclaredSettings.fromMap(new MooncakeStoreProvider(), body, "test");
     }
 
     static ObjectKey key(int i) {

@@ -4,7 +4,10 @@ import java.util.Map;
 
 /**
  * One adapter type, found with {@link java.util.ServiceLoader}. Register an implementation with
- * {@code @AutoService(L2AdapterProvider.class)}. Methods added to this interface later will have
+ * {@code @AutoService(L2AdapterProvider.class)}, and document every option in the type's
+ * {@code reference.conf} at {@code kvtier/adapters/<type>/reference.conf} in the same jar: its
+ * {@code options} are the defaults of {@link AdapterSettings}, and hosts print it as the type's help.
+ * Methods added to this interface later will have
  * defaults, so a provider compiled against this version keeps compiling and loading.
  *
  * @param <C> the type's parsed, immutable configuration
@@ -37,7 +40,4 @@ public interface L2AdapterProvider<C> {
      * @throws IllegalStateException  when the type's runtime (e.g. a native library) is missing
      */
     L2Adapter create(C config, AdapterContext context);
-
-    /** Human-readable description of the configuration keys. */
-    String help();
 }

@@ -9,10 +9,9 @@ import io.kvtier.spi.SpiVersion;
 import java.util.Map;
 import java.util.Set;
 
-/** The built-in {@code memory} type: an in-process, bounded LRU tier. */
+/** The built-in {@code memory} type: an in-process, bounded LRU tier. Its options: {@code kvtier/adapters/memory/reference.conf}. */
 @AutoService(L2AdapterProvider.class)
 public final class MemoryAdapterProvider implements L2AdapterProvider<MemoryAdapterProvider.Config> {
-    static final long DEFAULT_CAPACITY = 1L << 30;
     private static final Set<String> KEYS = Set.of("type", "capacity");
 
     /** @param capacity the most bytes the tier holds before it evicts */
@@ -35,7 +34,7 @@ public final class MemoryAdapterProvider implements L2AdapterProvider<MemoryAdap
                 throw settings.error(key, "unknown key '" + key + "' (memory takes: capacity)");
             }
         }
-        long capacity = settings.keys().contains("capacity") ? settings.getBytes("capacity") : DEFAULT_CAPACITY;
+        long capacity = settings.getBytes("capacity");
         if (capacity <= 0) {
             throw settings.error("capacity", "capacity must be positive, got " + capacity);
         }
@@ -50,11 +49,5 @@ public final class MemoryAdapterProvider implements L2AdapterProvider<MemoryAdap
     @Override
     public L2Adapter create(Config config, AdapterContext context) {
         return new MemoryAdapter(context.instanceName(), config.capacity());
-    }
-
-    @Override
-    public String help() {
-        return "memory: an in-process tier bounded by 'capacity' (a byte size, default 1 GiB), "
-                + "evicting the least recently used unlocked objects. Its contents end with the process.";
     }
 }

@@ -37,7 +37,7 @@ class MemoryAdapterTest {
     }
 
     private MemoryAdapterProvider.Config parse(Map<String, Object> body) {
-        return provider.parseConfig(DeclaredSettings.fromMap("memory", body, "test"));
+        return provider.parseConfig(DeclaredSettings.fromMap(provider, body, "test"));
     }
 
     private static ObjectKey key(int i) {

@@ -4,27 +4,35 @@ import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.ConfigurationException;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterProvider;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** A declaration parsed by its provider, ready to create an instance. */
 public final class ConfiguredAdapter<C> {
     private final AdapterDeclaration declaration;
     private final L2AdapterProvider<C> provider;
     private final C config;
+    private final List<String> warnings;
 
-    private ConfiguredAdapter(AdapterDeclaration declaration, L2AdapterProvider<C> provider, C config) {
+    private ConfiguredAdapter(AdapterDeclaration declaration, L2AdapterProvider<C> provider, C config,
+                              List<String> warnings) {
         this.declaration = declaration;
         this.provider = provider;
         this.config = config;
+        this.warnings = warnings;
     }
 
     /**
      * @throws ConfigurationException at the offending key when the provider rejects the declaration
      * @throws IllegalStateException  when the provider fails in any other way: a bug, not the user's error
      */
-    static <C> ConfiguredAdapter<C> parse(AdapterDeclaration declaration, L2AdapterProvider<C> provider) {
+    static <C> ConfiguredAdapter<C> parse(AdapterDeclaration declaration, L2AdapterProvider<C> provider,
+                                          Optional<AdapterReference> reference) {
+        DeclaredSettings settings = reference.map(declaration.settings()::withDefaults).orElse(declaration.settings());
+        List<String> warnings = reference.map(r -> unknownKeyWarnings(declaration, r)).orElse(List.of());
         try {
-            return new ConfiguredAdapter<>(declaration, provider, provider.parseConfig(declaration.settings()));
+            return new ConfiguredAdapter<>(declaration, provider, provider.parseConfig(settings), warnings);
         } catch (ConfigurationException e) {
             throw locatedAtTheDeclaration(declaration, e);
         } catch (IllegalArgumentException e) {
@@ -39,6 +47,16 @@ public final class ConfiguredAdapter<C> {
     private static IllegalStateException providerFailure(AdapterDeclaration declaration, String step, RuntimeException e) {
         return new IllegalStateException(declaration.source() + " ('" + declaration.type() + "'): the provider failed "
                 + step + " the declaration: " + e, e);
+    }
+
+    /** A declared key the type's reference.conf does not know is most likely a typo. */
+    private static List<String> unknownKeyWarnings(AdapterDeclaration declaration, AdapterReference reference) {
+        DeclaredSettings settings = declaration.settings();
+        return reference.unknownKeys(settings.declaredKeys()).stream()
+                .map(key -> settings.locate(List.of(key)) + " ('" + declaration.type() + "'): unknown key '" + key
+                        + "': neither an option of " + declaration.type() + " nor a documented pass-through"
+                        + " (see: kvtier adapters " + declaration.type() + ")")
+                .toList();
     }
 
     /** A provider's error without an origin of its own is placed at the declaration. */
@@ -59,6 +77,11 @@ public final class ConfiguredAdapter<C> {
 
     public String source() {
         return declaration.source();
+    }
+
+    /** Problems that do not stop the declaration, e.g. unknown keys, each naming its file and line. */
+    public List<String> warnings() {
+        return warnings;
     }
 
     public C config() {

@@ -168,7 +168,7 @@ public final class Declarations {
             L2AdapterProvider<?> provider = registry.find(declaration.type()).orElseThrow(() -> new DeclarationException(
                     declaration.source(), "unknown adapter type '" + declaration.type() + "'. Known: "
                             + registry.knownTypes()));
-            configured.add(ConfiguredAdapter.parse(declaration, provider));
+            configured.add(ConfiguredAdapter.parse(declaration, provider, registry.reference(declaration.type())));
         }
         return configured;
     }

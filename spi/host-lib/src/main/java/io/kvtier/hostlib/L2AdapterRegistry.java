@@ -19,6 +19,7 @@ public final class L2AdapterRegistry {
     private static final int MAX_LOAD_FAILURES = 1000;
 
     private final Map<String, L2AdapterProvider<?>> providers = new TreeMap<>();
+    private final Map<String, Optional<AdapterReference>> references = new TreeMap<>();
     private final List<String> loadFailures = new ArrayList<>();
 
     private L2AdapterRegistry() {}
@@ -39,13 +40,7 @@ public final class L2AdapterRegistry {
                 if (!it.hasNext()) {
                     break;
                 }
-                L2AdapterProvider<?> provider = it.next();
-                String refusal = refusal(provider);
-                if (refusal == null) {
-                    registry.register(provider);
-                } else {
-                    registry.loadFailures.add(refusal);
-                }
+                registry.admit(it.next());
             } catch (ServiceConfigurationError e) {
                 registry.loadFailures.add(describe(e));
                 if (registry.loadFailures.size() >= MAX_LOAD_FAILURES) {
@@ -59,7 +54,7 @@ public final class L2AdapterRegistry {
     public static L2AdapterRegistry of(L2AdapterProvider<?>... providers) {
         L2AdapterRegistry registry = new L2AdapterRegistry();
         for (L2AdapterProvider<?> provider : providers) {
-            registry.register(provider);
+            registry.register(provider, AdapterReference.of(provider));
         }
         return registry;
     }
@@ -86,11 +81,34 @@ public final class L2AdapterRegistry {
         return cause == null ? e.getMessage() : e.getMessage() + " (" + cause + ")";
     }
 
-    private void register(L2AdapterProvider<?> provider) {
+    /** Registers a discovered provider, or records in one line why it is refused. */
+    private void admit(L2AdapterProvider<?> provider) {
+        String refusal = refusal(provider);
+        if (refusal != null) {
+            loadFailures.add(refusal);
+            return;
+        }
+        Optional<AdapterReference> reference;
+        try {
+            reference = AdapterReference.of(provider);
+        } catch (IllegalStateException e) {
+            loadFailures.add(e.getMessage().replace('\n', ' '));
+            return;
+        }
+        register(provider, reference);
+    }
+
+    private void register(L2AdapterProvider<?> provider, Optional<AdapterReference> reference) {
         String type = provider.type();
         if (providers.putIfAbsent(type, provider) != null) {
             throw new IllegalStateException("L2 adapter type already registered: '" + type + "'");
         }
+        references.put(type, reference);
+    }
+
+    /** The type's reference.conf, or empty when its jar ships none. */
+    public Optional<AdapterReference> reference(String type) {
+        return references.getOrDefault(type, Optional.empty());
     }
 
     public Optional<L2AdapterProvider<?>> find(String type) {

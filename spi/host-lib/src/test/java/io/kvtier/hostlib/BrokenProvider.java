@@ -40,8 +40,4 @@ public final class BrokenProvider implements L2AdapterProvider<Object> {
         throw new UnsupportedOperationException();
     }
 
-    @Override
-    public String help() {
-        return "";
-    }
 }

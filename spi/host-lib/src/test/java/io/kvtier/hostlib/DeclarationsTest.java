@@ -167,6 +167,22 @@ class DeclarationsTest {
     }
 
     @Test
+    void defaultsComeFromTheTypesReferenceConfAndKeepItsOrigin() {
+        List<ConfiguredAdapter<?>> configured = Declarations.configure(registry, fromFlags("{\"type\":\"echo\"}"));
+        assertThat(configured.get(0).describe()).isEqualTo(Map.of("size", 1L));
+        assertThat(configured.get(0).warnings()).isEmpty();
+    }
+
+    @Test
+    void anUnknownKeyIsAWarningAtItsLineAndAPassThroughIsNot() {
+        List<ConfiguredAdapter<?>> configured = Declarations.configure(registry, Declarations.resolve(
+                Declarations.fromHoconString("kvtier.l2.adapters = [ {\n  type = echo\n  forwarded = x\n  sise = 5\n} ]",
+                        "typo.conf")));
+        assertThat(configured.get(0).warnings()).containsExactly("typo.conf:4 ('echo'): unknown key 'sise': "
+                + "neither an option of echo nor a documented pass-through (see: kvtier adapters echo)");
+    }
+
+    @Test
     void hostSizesKeepTypesafesMessage() {
         assertThat(ConfigValues.bytes("64 MiB", "--l1-size")).isEqualTo(64L << 20);
         assertThatThrownBy(() -> ConfigValues.bytes("lots", "--l1-size")).isInstanceOf(ConfigurationException.class)

@@ -26,7 +26,7 @@ public final class EchoProvider implements L2AdapterProvider<Long> {
         if (settings.get("fail") != null) {
             throw new NumberFormatException("For input string: \"x\"");
         }
-        return settings.keys().contains("size") ? settings.getBytes("size") : 1L;
+        return settings.getBytes("size");
     }
 
     @Override
@@ -39,8 +39,4 @@ public final class EchoProvider implements L2AdapterProvider<Long> {
         throw new UnsupportedOperationException("echo adapters only parse");
     }
 
-    @Override
-    public String help() {
-        return "size: a byte size";
-    }
 }

@@ -36,8 +36,4 @@ public final class FutureProvider implements L2AdapterProvider<Object> {
         throw new UnsupportedOperationException();
     }
 
-    @Override
-    public String help() {
-        return "";
-    }
 }
