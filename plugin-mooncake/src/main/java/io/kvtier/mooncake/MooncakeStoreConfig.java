@@ -11,8 +11,8 @@ import java.util.Optional;
 
 /**
  * The parsed, immutable configuration of one {@code mooncake_store} instance. Every map is copied
- * on construction, so a caller mutating its own map later changes nothing here (reference test
- * 14). The constructor validates like LMCache's config class does, so direct construction is
+ * on construction, so a caller mutating its own map later changes nothing here (LMCache's config
+ * test 14). The constructor validates like LMCache's config class does, so direct construction is
  * checked too.
  */
 public final class MooncakeStoreConfig {
@@ -86,8 +86,8 @@ public final class MooncakeStoreConfig {
     }
 
     /**
-     * Whether the L1 region must be registered with the NIC. Matched case-insensitively (design
-     * §7.6): {@code "RDMA"} must not silently skip registration as it does in LMCache.
+     * Whether the L1 region must be registered with the NIC. Matched case-insensitively:
+     * {@code "RDMA"} must not silently skip registration as it does in LMCache.
      */
     public boolean isRdma() {
         return protocol().map(p -> p.equalsIgnoreCase("rdma")).orElse(false);

@@ -4,7 +4,6 @@ import io.kvtier.mooncake.NativeAbi.MooncakeNative;
 import com.google.auto.service.AutoService;
 import com.google.inject.CreationException;
 import com.google.inject.Guice;
-import com.google.inject.Injector;
 import com.google.inject.ProvisionException;
 import com.google.inject.spi.Message;
 import io.kvtier.spi.AdapterContext;
@@ -21,15 +20,15 @@ import java.util.function.Supplier;
 /**
  * The {@code mooncake_store} type. Creation order matters: the native connector is loaded first
  * (its absence is the most likely deployment problem and must not hide behind a config error),
- * then the RDMA/L1 rule, then Guice wires the instance in a child injector of its own.
+ * then the RDMA/L1 rule, then Guice wires the instance in an injector of its own.
  */
 // rawtypes: the service interface is generic; ServiceLoader only needs the raw type.
 @SuppressWarnings("rawtypes")
 @AutoService(L2AdapterProvider.class)
 public final class MooncakeStoreProvider implements L2AdapterProvider<MooncakeStoreConfig> {
     private final Supplier<MooncakeNative> loader;
-    private Injector parent;
 
+    /** Discovering the type (e.g. {@code kvtier adapters}) loads nothing: the library is loaded on first creation. */
     public MooncakeStoreProvider() {
         this(() -> NativeLibraryLocator.fromEnvironment().load());
     }
@@ -37,14 +36,6 @@ public final class MooncakeStoreProvider implements L2AdapterProvider<MooncakeSt
     /** Tests hand in the test double, a missing path, or a recording wrapper. */
     MooncakeStoreProvider(Supplier<MooncakeNative> loader) {
         this.loader = loader;
-    }
-
-    /** Built on first use: discovering the type (e.g. {@code kvtier adapters}) should not start Guice. */
-    private synchronized Injector parent() {
-        if (parent == null) {
-            parent = Guice.createInjector(new NativeBindingModule(loader));
-        }
-        return parent;
     }
 
     @Override
@@ -69,17 +60,10 @@ public final class MooncakeStoreProvider implements L2AdapterProvider<MooncakeSt
 
     @Override
     public L2Adapter create(MooncakeStoreConfig config, AdapterContext context) {
-        unwrapped(() -> parent().getInstance(MooncakeNative.class));
+        MooncakeNative lib = loader.get();
         Optional<L1MemoryDesc> region = RdmaL1Rule.regionToRegister(config, context.l1());
-        CreationCleanup cleanup = new CreationCleanup();
-        try {
-            return unwrapped(() -> parent()
-                    .createChildInjector(new MooncakeStoreModule(config, context, region, cleanup))
-                    .getInstance(MooncakeStoreAdapter.class));
-        } catch (RuntimeException | Error e) {
-            cleanup.runAll();
-            throw e;
-        }
+        return unwrapped(() -> Guice.createInjector(new MooncakeStoreModule(config, context, lib, region))
+                .getInstance(MooncakeStoreAdapter.class));
     }
 
     /**

@@ -53,14 +53,14 @@ final class NativeAbi {
 
         int kvt_health_check(Pointer client);
 
-        int kvt_batch_put(Pointer client, Pointer keys, Pointer keyLens, @In long[] addrs, @In long[] sizes, int n,
+        int kvt_store(Pointer client, Pointer keys, Pointer keyLens, @In long[] addrs, @In long[] sizes, int n,
                           int replicaNum, int nofReplicaNum, @Out long[] results);
 
-        int kvt_batch_get(Pointer client, Pointer keys, Pointer keyLens, @In long[] addrs, @In long[] sizes, int n,
+        int kvt_load(Pointer client, Pointer keys, Pointer keyLens, @In long[] addrs, @In long[] sizes, int n,
                           @Out long[] results);
 
-        int kvt_batch_exists(Pointer client, Pointer keys, Pointer keyLens, int n, @Out long[] results);
+        int kvt_lookup(Pointer client, Pointer keys, Pointer keyLens, int n, @Out long[] results);
 
-        int kvt_batch_remove(Pointer client, Pointer keys, Pointer keyLens, int n, @Out long[] results);
+        int kvt_delete(Pointer client, Pointer keys, Pointer keyLens, int n, @Out long[] results);
     }
 }

@@ -5,7 +5,7 @@ import io.kvtier.spi.L1MemoryDesc;
 import java.util.Optional;
 
 /**
- * The factory's L1 rule (reference §4, design §7.6–7.7). Over RDMA, Mooncake transfers straight
+ * The factory's L1 rule, with LMCache's two messages plus one for a lazily allocated L1. Over RDMA, Mooncake transfers straight
  * from L1, so the whole region must be registered up front: creation fails without a valid,
  * fully allocated descriptor rather than falling back to a slow or broken path. Over any other
  * protocol nothing is registered, even when the host offers a descriptor.

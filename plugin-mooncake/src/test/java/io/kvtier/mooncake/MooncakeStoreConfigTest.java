@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Reference §7.1 tests 1–15, plus the config improvements of design §7. */
+/** LMCache's config tests 1–15 (the numbers below), plus kvtier's stricter checks: unknown lanes, misspellings, eviction. */
 class MooncakeStoreConfigTest {
 
     private static Map<String, Object> body(Object... kv) {
@@ -63,7 +63,7 @@ class MooncakeStoreConfigTest {
     void fromDictWithPerOpWorkers() {
         MooncakeStoreConfig config = parse("per_op_workers", Map.of("lookup", 4, "retrieve", 16, "store", 4));
         assertThat(config.perOpWorkers()).containsExactlyInAnyOrderEntriesOf(
-                Map.of(Lane.EXISTS, 4, Lane.GET, 16, Lane.SET, 4));
+                Map.of(Lane.LOOKUP, 4, Lane.LOAD, 16, Lane.STORE, 4));
         assertThat(config.setupConfig()).doesNotContainKey("per_op_workers");
     }
 
@@ -165,21 +165,21 @@ class MooncakeStoreConfigTest {
     @Test
     void partialPerOpWorkers() {
         MooncakeStoreConfig config = parse("per_op_workers", Map.of("retrieve", 16));
-        assertThat(config.perOpWorkers()).containsExactly(Map.entry(Lane.GET, 16));
-        assertThat(config.perOpWorkers()).doesNotContainKeys(Lane.EXISTS, Lane.SET, Lane.DELETE);
+        assertThat(config.perOpWorkers()).containsExactly(Map.entry(Lane.LOAD, 16));
+        assertThat(config.perOpWorkers()).doesNotContainKeys(Lane.LOOKUP, Lane.STORE, Lane.DELETE);
     }
 
     // 14
     @Test
     void constructorCopiesSetupConfig() {
         Map<String, String> setup = new HashMap<>(Map.of("local_hostname", "a"));
-        Map<Lane, Integer> lanes = new HashMap<>(Map.of(Lane.GET, 2));
+        Map<Lane, Integer> lanes = new HashMap<>(Map.of(Lane.LOAD, 2));
         MooncakeStoreConfig config = new MooncakeStoreConfig(setup, 4, lanes, ReplicateConfig.DEFAULTS, null);
         setup.put("local_hostname", "b");
         setup.put("extra", "x");
-        lanes.put(Lane.SET, 3);
+        lanes.put(Lane.STORE, 3);
         assertThat(config.setupConfig()).containsExactly(Map.entry("local_hostname", "a"));
-        assertThat(config.perOpWorkers()).containsExactly(Map.entry(Lane.GET, 2));
+        assertThat(config.perOpWorkers()).containsExactly(Map.entry(Lane.LOAD, 2));
         assertThatThrownBy(() -> config.setupConfig().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
 
         Map<String, Object> body = body("local_hostname", "a");
@@ -192,7 +192,7 @@ class MooncakeStoreConfigTest {
     void constructorValidatesToo() {
         assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 0, Map.of(), ReplicateConfig.DEFAULTS, null))
                 .hasMessage("num_workers must be a positive integer, got 0");
-        assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 1, Map.of(Lane.GET, -2), ReplicateConfig.DEFAULTS, null))
+        assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 1, Map.of(Lane.LOAD, -2), ReplicateConfig.DEFAULTS, null))
                 .hasMessage("per_op_workers['retrieve'] must be a positive integer, got -2");
         assertThatThrownBy(() -> parse("num_workers", 100_000))
                 .hasMessage(AT + "num_workers must be at most 1024, got 100000");

@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Reference §7.1 tests 19–23: what the factory hands to the native layer, observed through the
+ * LMCache's factory tests 19–23: what the factory hands to the native layer, observed through the
  * real binding and the test double instead of a fake extension.
  */
 class MooncakeStoreFactoryTest {
@@ -92,7 +92,7 @@ class MooncakeStoreFactoryTest {
         Map<String, Object> body = TestDouble.body("per_op_workers", Map.of("lookup", 4, "retrieve", 16, "store", 2),
                 "num_workers", 3);
         try (MooncakeStoreAdapter adapter = create(rec, body, Optional.empty())) {
-            assertThat(adapter.status().get("lanes")).isEqualTo(Map.of("lookup", 4, "retrieve", 16, "store", 2, "shared", 3));
+            assertThat(adapter.status().get("lanes")).as("pools are named by operation").isEqualTo(Map.of("lookup", 4, "load", 16, "store", 2, "shared", 3));
             // The pools really exist under those names: run one batch of each kind.
             adapter.lookupAndLock(java.util.List.of(TestDouble.key(1))).join();
             adapter.delete(java.util.List.of(TestDouble.key(1))).join();
@@ -110,7 +110,7 @@ class MooncakeStoreFactoryTest {
         try (MooncakeStoreAdapter adapter = create(rec, body, Optional.empty())) {
             @SuppressWarnings("unchecked")
             Map<String, Integer> lanes = (Map<String, Integer>) adapter.status().get("lanes");
-            assertThat(lanes).containsOnlyKeys("lookup", "retrieve", "store", "delete");
+            assertThat(lanes).containsOnlyKeys("lookup", "load", "store", "delete");
         }
     }
 

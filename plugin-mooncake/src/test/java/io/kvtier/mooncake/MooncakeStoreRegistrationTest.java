@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** Reference §7.1 tests 16–18, and the connector lookup order. */
+/** Discovery of the type (LMCache's registration tests 16–18), and the connector lookup order. */
 class MooncakeStoreRegistrationTest {
     private static final Path MISSING = Path.of("/nonexistent/kvtier/libkvtier_mooncake.so");
 

@@ -40,7 +40,7 @@ class NativeHandshakeTest {
     @Test
     void aConnectorOfAnotherAbiVersionIsRefusedBeforeAnythingElseIsBound(@TempDir Path dir) throws Exception {
         Path source = Files.writeString(dir.resolve("stale.c"),
-                "int kvt_abi_version(void) { return 999; }\nint kvt_batch_put(void) { return 0; }\n");
+                "int kvt_abi_version(void) { return 999; }\nint kvt_store(void) { return 0; }\n");
         Path library = dir.resolve("libstale.so");
         Process cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-o", library.toString(), source.toString())
                 .inheritIO().start();

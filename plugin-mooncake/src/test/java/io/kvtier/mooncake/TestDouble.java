@@ -42,8 +42,10 @@ final class TestDouble {
         return new MooncakeStoreProvider(TestDouble::binding);
     }
 
+    /** A provider whose instances all share one wrapped binding, as they share the real one. */
     static MooncakeStoreProvider provider(UnaryOperator<MooncakeNative> wrap) {
-        return new MooncakeStoreProvider(() -> wrap.apply(binding()));
+        MooncakeNative wrapped = wrap.apply(binding());
+        return new MooncakeStoreProvider(() -> wrapped);
     }
 
     /**
