@@ -17,7 +17,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** A plugin compiled against kvtier-spi alone (the test compiles it with nothing else on the class path). */
+/**
+ * A plugin compiled against kvtier-spi alone, or against kvtier-spi and one bundled library whose
+ * version {@code describe} reports (the test compiles it with nothing else on the class path).
+ */
 public final class ContractOnlyProvider implements L2AdapterProvider<String> {
     @Override
     public String type() {
@@ -36,7 +39,7 @@ public final class ContractOnlyProvider implements L2AdapterProvider<String> {
 
     @Override
     public Map<String, Object> describe(String config) {
-        return Map.of();
+        return Map.of("library", LIBRARY_VERSION_EXPRESSION);
     }
 
     @Override

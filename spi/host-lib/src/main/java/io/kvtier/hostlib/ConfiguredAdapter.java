@@ -37,6 +37,8 @@ public final class ConfiguredAdapter<C> {
             throw locatedAtTheDeclaration(declaration, e);
         } catch (IllegalArgumentException e) {
             throw providerFailure(declaration, "parsing", e);
+        } catch (LinkageError e) {
+            throw incomplete(declaration, provider, e);
         }
     }
 
@@ -89,7 +91,19 @@ public final class ConfiguredAdapter<C> {
     }
 
     public Map<String, Object> describe() {
-        return provider.describe(config);
+        try {
+            return provider.describe(config);
+        } catch (LinkageError e) {
+            throw incomplete(declaration, provider, e);
+        }
+    }
+
+    /** A class the plugin needs is missing: an isolated plugin must bundle all but the contract and metrics-core. */
+    private static IllegalStateException incomplete(AdapterDeclaration declaration, L2AdapterProvider<?> provider,
+                                                    LinkageError e) {
+        return new IllegalStateException(declaration.source() + " ('" + declaration.type() + "'): the plugin in "
+                + L2AdapterRegistry.origin(provider.getClass()) + " cannot run: " + e
+                + " (a plugin bundles everything but the contract io.kvtier.spi and metrics-core)", e);
     }
 
     /**
@@ -103,6 +117,8 @@ public final class ConfiguredAdapter<C> {
             throw locatedAtTheDeclaration(declaration, e);
         } catch (IllegalArgumentException e) {
             throw providerFailure(declaration, "creating an instance of", e);
+        } catch (LinkageError e) {
+            throw incomplete(declaration, provider, e);
         }
     }
 }

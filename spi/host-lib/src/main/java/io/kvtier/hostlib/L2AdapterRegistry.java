@@ -25,30 +25,42 @@ public final class L2AdapterRegistry {
     private L2AdapterRegistry() {}
 
     /**
-     * Scans {@code META-INF/services} through {@code loader}. A provider that fails to load, or was
-     * built against a newer contract than this host's ({@link SpiVersion}), is recorded in
-     * {@link #loadFailures()} as one line and does not hide the others.
+     * Scans {@code META-INF/services} through each of {@code loaders} (the host's own, and one per
+     * isolated plugin). A provider that fails to load, or was built against a newer contract than
+     * this host's ({@link SpiVersion}), is recorded in {@link #loadFailures()} as one line and
+     * does not hide the others.
      *
      * @throws IllegalStateException when two providers claim one type name
      */
-    public static L2AdapterRegistry load(ClassLoader loader) {
+    public static L2AdapterRegistry load(List<ClassLoader> loaders) {
         L2AdapterRegistry registry = new L2AdapterRegistry();
+        for (ClassLoader loader : loaders) {
+            registry.scan(loader);
+        }
+        return registry;
+    }
+
+    public static L2AdapterRegistry load(ClassLoader loader) {
+        return load(List.of(loader));
+    }
+
+    private void scan(ClassLoader loader) {
         @SuppressWarnings("rawtypes")
         Iterator<L2AdapterProvider> it = ServiceLoader.load(L2AdapterProvider.class, loader).iterator();
+        int failures = 0;
         while (true) {
             try {
                 if (!it.hasNext()) {
                     break;
                 }
-                registry.admit(it.next());
+                admit(it.next());
             } catch (ServiceConfigurationError e) {
-                registry.loadFailures.add(describe(e));
-                if (registry.loadFailures.size() >= MAX_LOAD_FAILURES) {
+                loadFailures.add(describe(e));
+                if (++failures >= MAX_LOAD_FAILURES) {
                     break;
                 }
             }
         }
-        return registry;
     }
 
     public static L2AdapterRegistry of(L2AdapterProvider<?>... providers) {
