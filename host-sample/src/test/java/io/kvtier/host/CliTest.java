@@ -39,7 +39,7 @@ class CliTest {
 
     @Test
     void malformedFlagsExitTwoWithLmcachesMessages() {
-        assertUsageError(kvtier("validate", "--l2-adapter", "{oops"), "kvtier: Invalid JSON for --l2-adapter #1: ");
+        assertUsageError(kvtier("validate", "--l2-adapter", "{oops"), "kvtier: Invalid JSON for --l2-adapter #1, column 2: ");
         assertUsageError(kvtier("validate", "--l2-adapter", "[1]"), "kvtier: --l2-adapter #1: expected a JSON object, got array");
         assertUsageError(kvtier("validate", "--l2-adapter", "{\"capacity\":1}"), "kvtier: --l2-adapter #1: missing 'type' field");
         assertUsageError(kvtier("validate", "--l2-adapter", "{\"type\":\"memory\"}", "--l2-adapter", "{\"type\":\"fs\"}"),

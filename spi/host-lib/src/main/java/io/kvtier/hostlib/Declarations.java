@@ -103,8 +103,7 @@ public final class Declarations {
             return ConfigFactory.parseString(json,
                     ConfigParseOptions.defaults().setSyntax(ConfigSyntax.JSON).setOriginDescription(flag)).root();
         } catch (ConfigException e) {
-            String line = json.indexOf('\n') >= 0 && e.origin() != null ? ", line " + e.origin().lineNumber() : "";
-            throw new DeclarationException("Invalid JSON for " + flag + line, Origins.problem(e), e);
+            throw new DeclarationException("Invalid JSON for " + flag + Origins.syntaxErrorIn(json, e), Origins.problem(e), e);
         }
     }
 

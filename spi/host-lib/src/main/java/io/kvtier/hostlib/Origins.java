@@ -40,6 +40,18 @@ final class Origins {
         return pos < 0 ? flag : flag + ", " + lineAndColumn(text, pos);
     }
 
+    /**
+     * Where a JSON flag's text goes wrong: {@code , column 14} (with the line when the text has
+     * several), or {@code , line 3} when only Typesafe's line is known.
+     */
+    static String syntaxErrorIn(String text, ConfigException e) {
+        int offset = JsonSyntax.firstError(text);
+        if (offset >= 0) {
+            return ", " + lineAndColumn(text, offset);
+        }
+        return text.indexOf('\n') >= 0 && e.origin() != null ? ", line " + e.origin().lineNumber() : "";
+    }
+
     private static String lineAndColumn(String text, int offset) {
         int lineStart = text.lastIndexOf('\n', offset - 1) + 1;
         String column = "column " + (offset - lineStart + 1);

@@ -34,7 +34,7 @@ class DeclarationsTest {
     void invalidJsonIsReportedWithItsFlagNumber() {
         assertThatThrownBy(() -> fromFlags("{\"type\":\"echo\"}", "{not json"))
                 .isInstanceOf(DeclarationException.class)
-                .hasMessageStartingWith("Invalid JSON for --l2-adapter #2: ");
+                .hasMessageStartingWith("Invalid JSON for --l2-adapter #2, column 2: ");
     }
 
     @Test
@@ -44,9 +44,11 @@ class DeclarationsTest {
     }
 
     @Test
-    void jsonSyntaxErrorsCountTheUsersLinesNotAWrappersLines() {
+    void jsonSyntaxErrorsNameTheColumnInTheUsersText() {
+        assertThatThrownBy(() -> fromFlags("{\"type\":\"echo\", \"size\": }"))
+                .hasMessageStartingWith("Invalid JSON for --l2-adapter #1, column 25: ");
         assertThatThrownBy(() -> fromFlags("{\n\"type\": \"echo\",\n\"size\": }"))
-                .hasMessageStartingWith("Invalid JSON for --l2-adapter #1, line 3: ");
+                .hasMessageStartingWith("Invalid JSON for --l2-adapter #1, line 3, column 9: ");
     }
 
     @Test
