@@ -34,8 +34,9 @@ public interface AdapterSettings {
     long getBytes(String key);
 
     /**
-     * An error located at the value under {@code keyPath} (e.g. {@code ["eviction", "eviction_ratio"]}),
-     * or at the closest enclosing value that exists.
+     * An error located at the value under {@code keyPath} (e.g. {@code ["eviction", "eviction_ratio"]}):
+     * where the declaration sets it, else where reference.conf gives its default, else at the
+     * closest enclosing value the declaration sets.
      */
     ConfigurationException error(List<String> keyPath, String problem);
 

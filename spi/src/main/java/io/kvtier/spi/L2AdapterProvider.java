@@ -7,8 +7,8 @@ import java.util.Map;
  * {@code @AutoService(L2AdapterProvider.class)}, and document every option in the type's
  * {@code reference.conf} at {@code kvtier/adapters/<type>/reference.conf} in the same jar: its
  * {@code options} are the defaults of {@link AdapterSettings}, and hosts print it as the type's help.
- * Methods added to this interface later will have
- * defaults, so a provider compiled against this version keeps compiling and loading.
+ * Methods added to this interface later will have defaults, so a provider compiled against this
+ * version keeps compiling and loading.
  *
  * @param <C> the type's parsed, immutable configuration
  */

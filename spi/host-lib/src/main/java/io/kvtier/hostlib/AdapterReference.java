@@ -25,13 +25,11 @@ import java.util.Set;
 public final class AdapterReference {
     public static final String RESOURCE_PATTERN = "kvtier/adapters/<type>/reference.conf";
 
-    private final String resource;
     private final String text;
     private final ConfigObject options;
     private final Set<String> knownKeys;
 
-    private AdapterReference(String resource, String text, ConfigObject options, Set<String> knownKeys) {
-        this.resource = resource;
+    private AdapterReference(String text, ConfigObject options, Set<String> knownKeys) {
         this.text = text;
         this.options = options;
         this.knownKeys = knownKeys;
@@ -65,7 +63,7 @@ public final class AdapterReference {
             Set<String> known = new HashSet<>(options.keySet());
             known.addAll(section(config, "pass-through").keySet());
             known.add("type");
-            return Optional.of(new AdapterReference(resource, text, options, Set.copyOf(known)));
+            return Optional.of(new AdapterReference(text, options, Set.copyOf(known)));
         } catch (ConfigException e) {
             throw new IllegalStateException(resource + " of adapter type '" + provider.type() + "' is broken: "
                     + e.getMessage(), e);
@@ -101,9 +99,5 @@ public final class AdapterReference {
     /** Keys of {@code declared} that are neither an option nor a documented pass-through. */
     List<String> unknownKeys(Set<String> declared) {
         return declared.stream().filter(key -> !knownKeys.contains(key)).sorted().toList();
-    }
-
-    String resource() {
-        return resource;
     }
 }
