@@ -34,7 +34,8 @@ class DistributionTest {
     void itsIsolatedMooncakePluginRunsOnTheTestDouble(@TempDir Path dir) throws Exception {
         HostProcess kvtier = HostProcess.unpack(TARBALL, dir)
                 .withEnv("KVTIER_MOONCAKE_LIBRARY", DropInTest.TEST_DOUBLE.toString());
-        assertThat(kvtier.kvtier("adapters").out()).contains("mooncake_store\t", "memory\t");
+        assertThat(kvtier.kvtier("adapters").out()).as("the summary comes from the isolated jar's reference.conf")
+                .contains("mooncake_store\tmooncake_store: stores KV-cache chunks", "memory\t");
         assertThat(kvtier.kvtier("validate", "-c", "conf/mooncake-lanes.conf").exit()).isZero();
         HostProcess.Result run = kvtier.kvtier("run", "--chunks", "16", "--chunk-size", "64 KiB", "--l2-adapter",
                 "{\"type\":\"mooncake_store\",\"local_hostname\":\"127.0.0.1\","

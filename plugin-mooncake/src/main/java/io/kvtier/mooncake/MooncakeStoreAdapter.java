@@ -1,9 +1,11 @@
 package io.kvtier.mooncake;
 
 import com.codahale.metrics.Timer;
+import io.kvtier.mooncake.NativeAbi.MooncakeNative;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.L1MemoryDesc;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterListener;
@@ -11,8 +13,6 @@ import io.kvtier.spi.ObjectKey;
 import io.kvtier.toolkit.BatchOutcome;
 import io.kvtier.toolkit.KeyLocks;
 import io.kvtier.toolkit.UsageTracker;
-import io.kvtier.mooncake.NativeAbi.MooncakeNative;
-import io.kvtier.spi.L1MemoryDesc;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayDeque;
