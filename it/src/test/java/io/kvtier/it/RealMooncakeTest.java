@@ -30,7 +30,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * LMCache's integration tests of its mooncake_store adapter, in Java form, against a real Mooncake master over TCP on
+ * LMCache's mooncake_store integration tests, in Java form, against a real Mooncake master over TCP on
  * loopback, plus two instances in one JVM and a put and a get in two host processes. Skipped, with
  * the reason, when there is no real connector or no master.
  */
