@@ -32,6 +32,14 @@ extern "C" {
 
 typedef struct kvt_client kvt_client;
 
+/* The version of this ABI. It changes whenever a function's signature or meaning changes. The
+ * Java binding binds kvt_abi_version alone first and refuses a library of another version
+ * before binding anything else: a call through a stale signature would crash the JVM. */
+#define KVT_ABI_VERSION 1
+
+/* Returns KVT_ABI_VERSION as this library was built. */
+int32_t kvt_abi_version(void);
+
 /* Message of the last failure on the calling thread ("" if none). Valid until the
  * thread's next kvt_* call. */
 const char *kvt_last_error(void);
@@ -55,22 +63,22 @@ int32_t kvt_health_check(kvt_client *client);
 
 /* batch_put_from. replica_num / nof_replica_num < 0 keep Mooncake's defaults.
  * results[i]: 0 stored, negative Mooncake error code. */
-int32_t kvt_batch_put(kvt_client *client, const char *const *keys, const int32_t *key_lens,
-                      const int64_t *addrs, const int64_t *sizes, int32_t n,
-                      int32_t replica_num, int32_t nof_replica_num, int64_t *results);
+int32_t kvt_store(kvt_client *client, const char *const *keys, const int32_t *key_lens,
+                  const int64_t *addrs, const int64_t *sizes, int32_t n,
+                  int32_t replica_num, int32_t nof_replica_num, int64_t *results);
 
 /* batch_get_into. results[i]: bytes read (>= 0) or negative Mooncake error code. */
-int32_t kvt_batch_get(kvt_client *client, const char *const *keys, const int32_t *key_lens,
-                      const int64_t *addrs, const int64_t *sizes, int32_t n, int64_t *results);
+int32_t kvt_load(kvt_client *client, const char *const *keys, const int32_t *key_lens,
+                 const int64_t *addrs, const int64_t *sizes, int32_t n, int64_t *results);
 
 /* batchIsExist. results[i]: 1 exists, 0 missing, negative error code. */
-int32_t kvt_batch_exists(kvt_client *client, const char *const *keys, const int32_t *key_lens,
-                         int32_t n, int64_t *results);
+int32_t kvt_lookup(kvt_client *client, const char *const *keys, const int32_t *key_lens,
+                   int32_t n, int64_t *results);
 
 /* batchRemove(force = true). results[i]: 0 removed, negative error code
  * (OBJECT_NOT_FOUND = -704 for a missing key). */
-int32_t kvt_batch_remove(kvt_client *client, const char *const *keys, const int32_t *key_lens,
-                         int32_t n, int64_t *results);
+int32_t kvt_delete(kvt_client *client, const char *const *keys, const int32_t *key_lens,
+                   int32_t n, int64_t *results);
 
 #ifdef __cplusplus
 }

@@ -143,6 +143,8 @@ std::shared_ptr<mooncake::RealClient> create_keeping_sigmask() {
 
 }  // namespace
 
+KVT_EXPORT int32_t kvt_abi_version(void) { return KVT_ABI_VERSION; }
+
 KVT_EXPORT const char *kvt_last_error(void) { return g_last_error.c_str(); }
 
 KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *values,
@@ -247,11 +249,11 @@ KVT_EXPORT int32_t kvt_health_check(kvt_client *client) {
     });
 }
 
-KVT_EXPORT int32_t kvt_batch_put(kvt_client *client, const char *const *keys,
-                                 const int32_t *key_lens, const int64_t *addrs,
-                                 const int64_t *sizes, int32_t n, int32_t replica_num,
-                                 int32_t nof_replica_num, int64_t *results) {
-    return guarded("kvt_batch_put", [&]() -> int32_t {
+KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
+                             const int32_t *key_lens, const int64_t *addrs,
+                             const int64_t *sizes, int32_t n, int32_t replica_num,
+                             int32_t nof_replica_num, int64_t *results) {
+    return guarded("kvt_store", [&]() -> int32_t {
         auto &c = require_client(client);
         if (!check_batch(keys, key_lens, n, results)) return 0;
         auto ks = to_keys(keys, key_lens, n);
@@ -270,10 +272,10 @@ KVT_EXPORT int32_t kvt_batch_put(kvt_client *client, const char *const *keys,
     });
 }
 
-KVT_EXPORT int32_t kvt_batch_get(kvt_client *client, const char *const *keys,
-                                 const int32_t *key_lens, const int64_t *addrs,
-                                 const int64_t *sizes, int32_t n, int64_t *results) {
-    return guarded("kvt_batch_get", [&]() -> int32_t {
+KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
+                            const int32_t *key_lens, const int64_t *addrs,
+                            const int64_t *sizes, int32_t n, int64_t *results) {
+    return guarded("kvt_load", [&]() -> int32_t {
         auto &c = require_client(client);
         if (!check_batch(keys, key_lens, n, results)) return 0;
         auto ks = to_keys(keys, key_lens, n);
@@ -287,9 +289,9 @@ KVT_EXPORT int32_t kvt_batch_get(kvt_client *client, const char *const *keys,
     });
 }
 
-KVT_EXPORT int32_t kvt_batch_exists(kvt_client *client, const char *const *keys,
-                                    const int32_t *key_lens, int32_t n, int64_t *results) {
-    return guarded("kvt_batch_exists", [&]() -> int32_t {
+KVT_EXPORT int32_t kvt_lookup(kvt_client *client, const char *const *keys,
+                              const int32_t *key_lens, int32_t n, int64_t *results) {
+    return guarded("kvt_lookup", [&]() -> int32_t {
         auto &c = require_client(client);
         if (!check_batch(keys, key_lens, n, results)) return 0;
         auto got = c.batchIsExist(to_keys(keys, key_lens, n));
@@ -299,9 +301,9 @@ KVT_EXPORT int32_t kvt_batch_exists(kvt_client *client, const char *const *keys,
     });
 }
 
-KVT_EXPORT int32_t kvt_batch_remove(kvt_client *client, const char *const *keys,
-                                    const int32_t *key_lens, int32_t n, int64_t *results) {
-    return guarded("kvt_batch_remove", [&]() -> int32_t {
+KVT_EXPORT int32_t kvt_delete(kvt_client *client, const char *const *keys,
+                              const int32_t *key_lens, int32_t n, int64_t *results) {
+    return guarded("kvt_delete", [&]() -> int32_t {
         auto &c = require_client(client);
         if (!check_batch(keys, key_lens, n, results)) return 0;
         auto got = c.batchRemove(to_keys(keys, key_lens, n), /*force=*/true);

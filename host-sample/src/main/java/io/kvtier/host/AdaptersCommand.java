@@ -1,22 +1,38 @@
 package io.kvtier.host;
 
-import io.kvtier.spi.L2AdapterRegistry;
+import io.kvtier.hostlib.AdapterReference;
+import io.kvtier.hostlib.L2AdapterRegistry;
+import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-@Command(name = "adapters", description = "List the adapter types found on the class path, one per line.")
+@Command(name = "adapters", description = {
+        "List the adapter types found on the class path, one per line: the type, a tab, its summary.",
+        "With TYPE, print that type's reference.conf: every option with its meaning, default and range."})
 final class AdaptersCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Parameters(arity = "0..1", paramLabel = "TYPE", description = "the type whose reference.conf to print")
+    String type;
+
     @Override
     public Integer call() {
         L2AdapterRegistry registry = Main.registry(spec.commandLine().getErr());
-        for (String type : registry.types()) {
-            spec.commandLine().getOut().println(type + "\t" + registry.require(type).help().lines().findFirst().orElse(""));
+        PrintWriter out = spec.commandLine().getOut();
+        if (type == null) {
+            for (String known : registry.types()) {
+                out.println(known + "\t" + registry.reference(known).map(AdapterReference::summary).orElse(""));
+            }
+            return Main.OK;
         }
+        registry.require(type);
+        out.print(registry.reference(type).map(AdapterReference::text).orElseThrow(() -> new IllegalStateException(
+                "adapter type '" + type + "' ships no " + AdapterReference.resourceOf(type))));
+        out.flush();
         return Main.OK;
     }
 }

@@ -1,8 +1,8 @@
 package io.kvtier.host;
 
-import io.kvtier.spi.ConfiguredAdapter;
-import io.kvtier.spi.Declarations;
-import io.kvtier.spi.L2AdapterRegistry;
+import io.kvtier.hostlib.ConfiguredAdapter;
+import io.kvtier.hostlib.Declarations;
+import io.kvtier.hostlib.L2AdapterRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -10,11 +10,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** Where instances are declared: HOCON files, then --l2-adapter flags; the embedded default when neither is given. */
 final class DeclarationOptions {
     static final String EMBEDDED_DEFAULT = "kvtier.conf";
+
+    /** The command this mixin belongs to, whose error stream takes the warnings. */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
 
     @Option(names = {"-c", "--config"}, paramLabel = "FILE",
             description = "HOCON file with a kvtier.l2.adapters list (repeatable)")
@@ -33,7 +39,10 @@ final class DeclarationOptions {
             entries.addAll(Declarations.fromHoconFile(file));
         }
         entries.addAll(Declarations.fromJsonFlags(adapters));
-        return Declarations.configure(registry, Declarations.resolve(entries));
+        List<ConfiguredAdapter<?>> configured = Declarations.configure(registry, Declarations.resolve(entries));
+        configured.forEach(adapter -> adapter.warnings()
+                .forEach(warning -> mixee.commandLine().getErr().println("kvtier: warning: " + warning)));
+        return configured;
     }
 
     private static String embeddedDefault() {

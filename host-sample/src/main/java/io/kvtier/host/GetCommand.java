@@ -1,7 +1,7 @@
 package io.kvtier.host;
 
+import io.kvtier.hostlib.ConfigValues;
 import io.kvtier.spi.BatchResult;
-import io.kvtier.spi.ConfigValues;
 import io.kvtier.spi.KeyResult;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -10,9 +10,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "get", description = "Load one object of a known size into a file, through L1. Exits 1 if not found.")
 final class GetCommand extends ObjectTransfer implements Callable<Integer> {

@@ -1,8 +1,8 @@
 package io.kvtier.host;
 
 import com.codahale.metrics.MetricRegistry;
+import io.kvtier.hostlib.ConfiguredAdapter;
 import io.kvtier.spi.AdapterContext;
-import io.kvtier.spi.ConfiguredAdapter;
 import io.kvtier.spi.L2Adapter;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,14 @@
 package io.kvtier.host;
 
-import io.kvtier.spi.L2AdapterRegistry;
+import io.kvtier.hostlib.L2AdapterRegistry;
+import io.kvtier.hostlib.PluginDirectories;
+import io.kvtier.spi.ConfigurationException;
 import java.io.PrintWriter;
-import picocli.CommandLine;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The kvtier sample host. Exit codes: 0 success, 1 runtime or verification failure, 2 usage or configuration error. */
 @Command(name = "kvtier", mixinStandardHelpOptions = true, version = "kvtier 0.1.0",
@@ -14,6 +19,8 @@ public final class Main implements Runnable {
     public static final int OK = 0;
     public static final int FAILED = 1;
     public static final int USAGE = 2;
+    /** The system property naming the plugins directory, whose subdirectories are isolated plugins. */
+    static final String PLUGINS_DIR = "kvtier.plugins.dir";
 
     @Override
     public void run() {
@@ -36,7 +43,7 @@ public final class Main implements Runnable {
         });
         cli.setExecutionExceptionHandler((e, commandLine, parsed) -> {
             err.println("kvtier: " + oneLine(e));
-            return e instanceof IllegalArgumentException ? USAGE : FAILED;
+            return e instanceof ConfigurationException || e instanceof IllegalArgumentException ? USAGE : FAILED;
         });
         return cli.execute(args);
     }
@@ -46,9 +53,19 @@ public final class Main implements Runnable {
         return message.replace('\n', ' ');
     }
 
-    /** The adapter types on the class path; a provider that fails to load is reported, not fatal. */
+    /**
+     * The adapter types on the class path, plus those of the isolated plugins in the directories
+     * under {@value #PLUGINS_DIR} (which bin/kvtier sets); a provider that fails to load is
+     * reported, not fatal.
+     */
     static L2AdapterRegistry registry(PrintWriter err) {
-        L2AdapterRegistry registry = L2AdapterRegistry.load(Main.class.getClassLoader());
+        ClassLoader host = Main.class.getClassLoader();
+        List<ClassLoader> loaders = new ArrayList<>(List.of(host));
+        String pluginsDir = System.getProperty(PLUGINS_DIR);
+        if (pluginsDir != null && !pluginsDir.isBlank()) {
+            loaders.addAll(PluginDirectories.classLoaders(Path.of(pluginsDir), host));
+        }
+        L2AdapterRegistry registry = L2AdapterRegistry.load(loaders);
         registry.loadFailures().forEach(f -> err.println("kvtier: warning: an adapter provider failed to load: " + f));
         return registry;
     }

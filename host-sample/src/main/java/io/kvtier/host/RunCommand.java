@@ -2,8 +2,8 @@ package io.kvtier.host;
 
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.jmx.JmxReporter;
-import io.kvtier.spi.ConfigValues;
-import io.kvtier.spi.ConfiguredAdapter;
+import io.kvtier.hostlib.ConfigValues;
+import io.kvtier.hostlib.ConfiguredAdapter;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

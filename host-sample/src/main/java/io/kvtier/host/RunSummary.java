@@ -1,6 +1,6 @@
 package io.kvtier.host;
 
-import io.kvtier.spi.ConfigValues;
+import io.kvtier.hostlib.ConfigValues;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,14 +1,14 @@
 package io.kvtier.host;
 
-import io.kvtier.spi.ConfigValues;
-import io.kvtier.spi.ConfiguredAdapter;
+import io.kvtier.hostlib.ConfigValues;
+import io.kvtier.hostlib.ConfiguredAdapter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 @Command(name = "validate", description = "Parse the declarations and print each instance as one JSON line.")
 final class ValidateCommand implements Callable<Integer> {

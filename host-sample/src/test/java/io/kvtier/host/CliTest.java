@@ -39,13 +39,14 @@ class CliTest {
 
     @Test
     void malformedFlagsExitTwoWithLmcachesMessages() {
-        assertUsageError(kvtier("validate", "--l2-adapter", "{oops"), "kvtier: Invalid JSON for --l2-adapter #1: ");
+        assertUsageError(kvtier("validate", "--l2-adapter", "{oops"), "kvtier: Invalid JSON for --l2-adapter #1, column 2: ");
         assertUsageError(kvtier("validate", "--l2-adapter", "[1]"), "kvtier: --l2-adapter #1: expected a JSON object, got array");
         assertUsageError(kvtier("validate", "--l2-adapter", "{\"capacity\":1}"), "kvtier: --l2-adapter #1: missing 'type' field");
         assertUsageError(kvtier("validate", "--l2-adapter", "{\"type\":\"memory\"}", "--l2-adapter", "{\"type\":\"fs\"}"),
                 "kvtier: --l2-adapter #2: unknown adapter type 'fs'. Known: ");
         assertUsageError(kvtier("validate", "--l2-adapter", "{\"type\":\"memory\",\"capacity\":-1}"),
-                "kvtier: --l2-adapter #1 ('memory'): capacity must be a byte size");
+                "kvtier: --l2-adapter #1, column 18 ('memory'): Invalid value at 'capacity': "
+                        + "Attempt to construct memory size with negative number: -1\n");
     }
 
     private static void assertUsageError(Result r, String prefix) {
@@ -59,7 +60,15 @@ class CliTest {
     void aHoconErrorNamesTheFileAndLine(@TempDir Path dir) throws Exception {
         Path conf = dir.resolve("bad.conf");
         Files.writeString(conf, "kvtier.l2.adapters = [\n  { type = memory, capacity = lots }\n]\n");
-        assertUsageError(kvtier("validate", "-c", conf.toString()), "kvtier: " + conf + ":2 ('memory'): capacity");
+        assertUsageError(kvtier("validate", "-c", conf.toString()), "kvtier: " + conf + ":2 ('memory'): Invalid value at 'capacity'");
+    }
+
+    @Test
+    void aHoconErrorNamesTheLineOfTheKeyNotOfTheEntry(@TempDir Path dir) throws Exception {
+        Path conf = dir.resolve("bad.conf");
+        Files.writeString(conf, "kvtier.l2.adapters = [\n  {\n    type = memory\n\n    capacity = lots\n  }\n]\n");
+        assertUsageError(kvtier("validate", "-c", conf.toString()), "kvtier: " + conf + ":5 ('memory'): "
+                + "Invalid value at 'capacity': No number in size-in-bytes value 'lots'\n");
     }
 
     @Test
@@ -79,7 +88,22 @@ class CliTest {
     void adaptersListsTheBuiltInType() {
         Result r = kvtier("adapters");
         assertThat(r.exit()).isZero();
-        assertThat(r.out().lines()).anySatisfy(line -> assertThat(line).startsWith("memory\t"));
+        assertThat(r.out().lines()).contains("memory\tmemory: an in-process tier bounded by capacity, "
+                + "evicting the least recently used unlocked objects.");
+    }
+
+    @Test
+    void adaptersWithATypePrintsItsReferenceConf() {
+        Result r = kvtier("adapters", "memory");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).startsWith("# memory: ").contains("capacity = 1 GiB");
+        assertUsageError(kvtier("adapters", "fs"), "kvtier: unknown adapter type 'fs'. Known: ");
+    }
+
+    @Test
+    void aDefaultWrittenOnlyInTheReferenceConfApplies() {
+        Result r = kvtier("validate", "--l2-adapter", "{\"type\":\"memory\"}");
+        assertThat(r.out()).isEqualTo("{\"config\":{\"capacity\":1073741824},\"name\":\"memory-0\",\"type\":\"memory\"}\n");
     }
 
     @Test

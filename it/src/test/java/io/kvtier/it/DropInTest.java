@@ -74,6 +74,18 @@ class DropInTest {
     }
 
     @Test
+    void aLibraryThatIsNotAConnectorIsRefusedInOneLine(@TempDir Path dir) throws Exception {
+        Path libjava = Path.of(System.getProperty("java.home"), "lib", "libjava.so");
+        HostProcess.Result r = HostProcess.install(dir, HostProcess.PLUGIN_JAR)
+                .withEnv("KVTIER_MOONCAKE_LIBRARY", libjava.toString())
+                .kvtier("run", "--chunks", "1", "-c", "conf/mooncake-local.conf");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("kvtier: mooncake_store: refused the native connector " + libjava
+                + " (environment variable KVTIER_MOONCAKE_LIBRARY): not a kvtier Mooncake connector: "
+                + "it exports no kvt_abi_version\n");
+    }
+
+    @Test
     void withoutAConnectorTheErrorNamesTheBuildSwitch(@TempDir Path dir) throws Exception {
         try (ZipFile jar = new ZipFile(HostProcess.PLUGIN_JAR.toFile())) {
             org.junit.jupiter.api.Assumptions.assumeTrue(jar.getEntry("native/linux-x86_64/libkvtier_mooncake.so") == null,

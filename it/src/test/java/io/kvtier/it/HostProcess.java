@@ -25,11 +25,27 @@ final class HostProcess {
     record Result(int exit, String out, String err) {}
 
     private final Path home;
+    /** Where commands run: the source tree for installed hosts, so that conf/ paths resolve there. */
+    private final Path workingDir;
     private final Map<String, String> env = new HashMap<>();
 
-    private HostProcess(Path home) {
+    private HostProcess(Path home, Path workingDir) {
         this.home = home;
+        this.workingDir = workingDir;
         env.put("MC_TCP_BIND_ADDRESS", "127.0.0.1");
+    }
+
+    /** The distribution unpacked under {@code dir}; commands run in the unpacked directory. */
+    static HostProcess unpack(Path tarball, Path dir) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        Process tar = new ProcessBuilder("tar", "xzf", tarball.toString(), "-C", dir.toString()).inheritIO().start();
+        if (!tar.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS) || tar.exitValue() != 0) {
+            throw new IllegalStateException("cannot unpack " + tarball);
+        }
+        try (Stream<Path> unpacked = Files.list(dir)) {
+            Path home = unpacked.filter(Files::isDirectory).findFirst().orElseThrow();
+            return new HostProcess(home, home);
+        }
     }
 
     /** Lays out a host under {@code dir}, with {@code plugins} copied into its plugins/ folder. */
@@ -49,7 +65,16 @@ final class HostProcess {
         for (Path plugin : plugins) {
             Files.copy(plugin, dir.resolve("plugins").resolve(plugin.getFileName()), StandardCopyOption.REPLACE_EXISTING);
         }
-        return new HostProcess(dir);
+        return new HostProcess(dir, ROOT);
+    }
+
+    /** Puts {@code jars} into {@code plugins/<name>/}: an isolated plugin with a class loader of its own. */
+    HostProcess withIsolatedPlugin(String name, Path... jars) throws IOException {
+        Path dir = Files.createDirectories(home.resolve("plugins").resolve(name));
+        for (Path jar : jars) {
+            Files.copy(jar, dir.resolve(jar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+        }
+        return this;
     }
 
     HostProcess withEnv(String name, String value) {
@@ -61,7 +86,7 @@ final class HostProcess {
         List<String> command = new ArrayList<>();
         command.add(home.resolve("bin/kvtier").toString());
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(ROOT.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workingDir.toFile());
         builder.environment().remove("KVTIER_PLUGINS");
         builder.environment().remove("KVTIER_MOONCAKE_LIBRARY");
         builder.environment().putAll(env);

@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.MetricRegistry;
 import io.kvtier.host.L1Arena;
+import io.kvtier.hostlib.ConfiguredAdapter;
+import io.kvtier.hostlib.Declarations;
+import io.kvtier.hostlib.L2AdapterRegistry;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.BatchResult;
-import io.kvtier.spi.ConfiguredAdapter;
-import io.kvtier.spi.Declarations;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
-import io.kvtier.spi.L2AdapterRegistry;
 import io.kvtier.spi.ObjectKey;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * LMCache's integration tests (reference §7.1, 25–34) against a real Mooncake master over TCP on
+ * LMCache's mooncake_store integration tests, in Java form, against a real Mooncake master over TCP on
  * loopback, plus two instances in one JVM and a put and a get in two host processes. Skipped, with
  * the reason, when there is no real connector or no master.
  */

@@ -22,7 +22,7 @@ import java.util.List;
  *   <li>gauges {@code lane.<pool>.queue_depth} and {@code l1.registered_bytes}.</li>
  * </ul>
  */
-final class AdapterMetrics {
+final class AdapterMetrics implements AutoCloseable {
     final Timer store;
     final Timer lookup;
     final Timer load;
@@ -53,7 +53,7 @@ final class AdapterMetrics {
             }
             gauge(context.metricName("l1", "registered_bytes"), registration::registeredBytes);
         } catch (IllegalArgumentException e) {
-            removeGauges();
+            close();
             throw new IllegalArgumentException("mooncake_store instance '" + context.instanceName()
                     + "': its metric names are already taken (" + e.getMessage() + "); metric prefixes must be unique", e);
         }
@@ -69,7 +69,8 @@ final class AdapterMetrics {
      * Drops the gauges, whose sources are gone after close. Timers, meters and counters stay, so a
      * host can still report an instance's totals after closing it.
      */
-    void removeGauges() {
+    @Override
+    public void close() {
         gauges.forEach(registry::remove);
         gauges.clear();
     }

@@ -1,6 +1,7 @@
 package io.kvtier.mooncake;
 
 import io.kvtier.spi.L1Slice;
+import io.kvtier.toolkit.BatchOutcome;
 import java.lang.ref.Reference;
 import java.util.List;
 

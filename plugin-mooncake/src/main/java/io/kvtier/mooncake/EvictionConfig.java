@@ -11,8 +11,6 @@ import java.util.Set;
  */
 public record EvictionConfig(String evictionPolicy, double triggerWatermark, double evictionRatio) {
     static final Set<String> POLICIES = Set.of("LRU", "IsolatedLRU", "noop");
-    static final double DEFAULT_TRIGGER_WATERMARK = 0.8;
-    static final double DEFAULT_EVICTION_RATIO = 0.2;
 
     public EvictionConfig {
         if (!POLICIES.contains(evictionPolicy)) {

@@ -3,6 +3,7 @@ package io.kvtier.mooncake;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -14,7 +15,7 @@ import java.util.logging.Logger;
  * because with lazy registration disabled a buffer outside the region, or crossing two regions,
  * cannot be transferred.
  */
-final class L1Registration implements BufferCheck {
+final class L1Registration implements BufferCheck, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(L1Registration.class.getName());
     static final L1Registration DISABLED = new L1Registration(null, 0, 0, 0, List.of());
 
@@ -26,7 +27,7 @@ final class L1Registration implements BufferCheck {
     private final long size;
     private final long blockSize;
     private final List<Block> blocks;
-    private volatile boolean registered;
+    private final AtomicBoolean registered;
 
     private L1Registration(MooncakeClient client, long base, long size, long blockSize, List<Block> blocks) {
         this.client = client;
@@ -34,7 +35,7 @@ final class L1Registration implements BufferCheck {
         this.size = size;
         this.blockSize = blockSize;
         this.blocks = Collections.unmodifiableList(blocks);
-        this.registered = !blocks.isEmpty();
+        this.registered = new AtomicBoolean(!blocks.isEmpty());
     }
 
     /**
@@ -71,7 +72,7 @@ final class L1Registration implements BufferCheck {
         }
     }
 
-    /** The reference's {@code ensure_registered}, with its messages. */
+    /** LMCache's {@code ensure_registered}, with its messages. */
     @Override
     public String check(long address, long length) {
         if (address == 0) {
@@ -92,12 +93,12 @@ final class L1Registration implements BufferCheck {
         return null;
     }
 
-    /** Unregisters every block; called on close, after the lanes have drained. */
-    void unregisterAll() {
-        if (!registered) {
+    /** Unregisters every block, once; the owner calls it after the lanes have drained. */
+    @Override
+    public void close() {
+        if (!registered.compareAndSet(true, false)) {
             return;
         }
-        registered = false;
         for (int k = 0; k < blocks.size(); k++) {
             String error = client.unregister(blocks.get(k).address());
             if (error != null) {
@@ -111,11 +112,11 @@ final class L1Registration implements BufferCheck {
     }
 
     long registeredBytes() {
-        return registered ? size : 0;
+        return registered.get() ? size : 0;
     }
 
     int blockCount() {
-        return registered ? blocks.size() : 0;
+        return registered.get() ? blocks.size() : 0;
     }
 
     long blockSize() {

@@ -8,12 +8,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import jnr.ffi.Pointer;
 
 /**
- * One native Mooncake client ({@code kvt_client*}) and the typed calls on it. Batch calls are
- * made from lane threads; the adapter guarantees they have all returned before
- * {@link #destroy()} runs, and {@link #healthCheck()} (called from any thread) is serialised
- * with {@code destroy} so it never touches a freed client.
+ * One native Mooncake client ({@code kvt_client*}) and the typed calls on it; it owns the handle
+ * and frees it in {@link #close()}. Batch calls are made from lane threads; the adapter guarantees
+ * they have all returned before {@code close()} runs, and {@link #healthCheck()} (called from any
+ * thread) is serialised with {@code close()} so it never touches a freed client.
  */
-final class MooncakeClient {
+final class MooncakeClient implements AutoCloseable {
     private final MooncakeNative lib;
     private final Pointer handle;
     private final AtomicBoolean destroyed = new AtomicBoolean();
@@ -28,7 +28,7 @@ final class MooncakeClient {
      *
      * @throws IllegalStateException with the connector's message when setup fails
      */
-    static MooncakeClient create(MooncakeNative lib, Map<String, String> setup) {
+    static MooncakeClient open(MooncakeNative lib, Map<String, String> setup) {
         String[] keys = setup.keySet().toArray(new String[0]);
         String[] values = setup.values().toArray(new String[0]);
         Pointer handle = lib.kvt_create(keys, values, keys.length);
@@ -60,39 +60,39 @@ final class MooncakeClient {
     }
 
     /** {@code batch_put_from}; results: 0 stored, negative Mooncake code. */
-    long[] batchPut(List<ObjectKey> keys, int[] indices, long[] addrs, long[] sizes, ReplicateConfig replicas) {
+    long[] store(List<ObjectKey> keys, int[] indices, long[] addrs, long[] sizes, ReplicateConfig replicas) {
         int n = addrs.length;
         KeySlab slab = encode(keys, indices, n);
         long[] results = new long[n];
-        check("put", lib.kvt_batch_put(handle, slab.keys(), slab.lengths(), addrs, sizes, n,
+        check("store", lib.kvt_store(handle, slab.keys(), slab.lengths(), addrs, sizes, n,
                 replicas.replicaNum(), replicas.nofReplicaNum(), results));
         return results;
     }
 
     /** {@code batch_get_into}; results: bytes read, or a negative Mooncake code. */
-    long[] batchGet(List<ObjectKey> keys, int[] indices, long[] addrs, long[] sizes) {
+    long[] load(List<ObjectKey> keys, int[] indices, long[] addrs, long[] sizes) {
         int n = addrs.length;
         KeySlab slab = encode(keys, indices, n);
         long[] results = new long[n];
-        check("get", lib.kvt_batch_get(handle, slab.keys(), slab.lengths(), addrs, sizes, n, results));
+        check("load", lib.kvt_load(handle, slab.keys(), slab.lengths(), addrs, sizes, n, results));
         return results;
     }
 
     /** {@code batchIsExist}; results: 1 exists, 0 missing, negative Mooncake code. */
-    long[] batchExists(List<ObjectKey> keys) {
+    long[] lookup(List<ObjectKey> keys) {
         int n = keys.size();
         KeySlab slab = encode(keys, null, n);
         long[] results = new long[n];
-        check("exists", lib.kvt_batch_exists(handle, slab.keys(), slab.lengths(), n, results));
+        check("lookup", lib.kvt_lookup(handle, slab.keys(), slab.lengths(), n, results));
         return results;
     }
 
-    /** {@code batchRemove(force=true)}; results: 0 removed, -704 missing, other negative codes. */
-    long[] batchRemove(List<ObjectKey> keys) {
+    /** {@code delete(force=true)}; results: 0 removed, -704 missing, other negative codes. */
+    long[] delete(List<ObjectKey> keys) {
         int n = keys.size();
         KeySlab slab = encode(keys, null, n);
         long[] results = new long[n];
-        check("remove", lib.kvt_batch_remove(handle, slab.keys(), slab.lengths(), n, results));
+        check("delete", lib.kvt_delete(handle, slab.keys(), slab.lengths(), n, results));
         return results;
     }
 
@@ -113,7 +113,8 @@ final class MooncakeClient {
     }
 
     /** {@code tearDownAll} and free; runs at most once, later calls do nothing. */
-    synchronized void destroy() {
+    @Override
+    public synchronized void close() {
         if (destroyed.compareAndSet(false, true)) {
             lib.kvt_destroy(handle);
         }

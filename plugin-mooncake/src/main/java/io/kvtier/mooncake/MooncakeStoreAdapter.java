@@ -1,21 +1,27 @@
 package io.kvtier.mooncake;
 
 import com.codahale.metrics.Timer;
+import io.kvtier.mooncake.NativeAbi.MooncakeNative;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
-import io.kvtier.spi.KeyLocks;
+import io.kvtier.spi.L1MemoryDesc;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterListener;
 import io.kvtier.spi.ObjectKey;
-import io.kvtier.spi.UsageTracker;
+import io.kvtier.toolkit.BatchOutcome;
+import io.kvtier.toolkit.KeyLocks;
+import io.kvtier.toolkit.UsageTracker;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -27,7 +33,7 @@ import java.util.logging.Logger;
 /**
  * The {@code mooncake_store} adapter: each batch is checked on the caller's thread, handed to
  * its lane as one native batch call, and its per-key native results are turned into per-key
- * outcomes. Unlike LMCache (reference §9) a lookup error is an error and not a miss, a short read
+ * outcomes. Unlike LMCache's adapter, a lookup error is an error and not a miss, a short read
  * is not a hit, stores report per key, and close() fails what is in flight instead of leaving it
  * pending forever.
  */
@@ -49,23 +55,51 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     private final Set<LaneTask> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
+    /**
+     * Acquires what this adapter owns, in order: the native client, the L1 registration (when
+     * {@code registrationRegion} is present), the lanes and the metrics. If one step fails, what
+     * was acquired before it is released, newest first, so a failed creation leaks nothing.
+     *
+     * @param registrationRegion the L1 region to register, as decided by {@link RdmaL1Rule}
+     */
     @Inject
-    MooncakeStoreAdapter(AdapterContext context, MooncakeStoreConfig config, MooncakeClient client,
-                         L1Registration registration, WorkerLanes lanes, AdapterMetrics metrics) {
+    MooncakeStoreAdapter(AdapterContext context, MooncakeStoreConfig config, MooncakeNative lib,
+                         Optional<L1MemoryDesc> registrationRegion) {
         this.name = context.instanceName();
         this.config = config;
-        this.client = client;
-        this.registration = registration;
+        Deque<AutoCloseable> acquired = new ArrayDeque<>();
+        try {
+            this.client = MooncakeClient.open(lib, config.setupConfig());
+            acquired.push(client);
+            this.registration = registrationRegion
+                    .map(region -> L1Registration.register(client, region.address(), region.size()))
+                    .orElse(L1Registration.DISABLED);
+            acquired.push(registration);
+            this.lanes = new WorkerLanes(name, config.numWorkers(), config.perOpWorkers());
+            acquired.push(lanes::shutdown);
+            this.metrics = new AdapterMetrics(context, lanes, registration);
+        } catch (RuntimeException | Error e) {
+            releaseAll(acquired, e);
+            throw e;
+        }
         this.bufferCheck = registration.enabled() ? registration : BufferCheck.NON_EMPTY;
-        this.lanes = lanes;
-        this.metrics = metrics;
+    }
+
+    private static void releaseAll(Deque<AutoCloseable> acquired, Throwable failure) {
+        while (!acquired.isEmpty()) {
+            try {
+                acquired.pop().close();
+            } catch (Exception e) {
+                failure.addSuppressed(e);
+            }
+        }
     }
 
     @Override
     public CompletableFuture<BatchResult> store(List<ObjectKey> keys, List<L1Slice> objects) {
         L2Adapter.requireSameSize(keys, objects);
         CheckedBuffers batch = CheckedBuffers.of(objects, bufferCheck);
-        return submit(Lane.SET, metrics.store, keys, () -> doStore(keys, batch));
+        return submit(Lane.STORE, metrics.store, keys, () -> doStore(keys, batch));
     }
 
     private BatchResult doStore(List<ObjectKey> keys, CheckedBuffers batch) {
@@ -77,7 +111,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         if (batch.nativeCount() > 0) {
             long[] rc;
             try {
-                rc = client.batchPut(keys, batch.nativeIndices(), batch.addresses(), batch.sizes(),
+                rc = client.store(keys, batch.nativeIndices(), batch.addresses(), batch.sizes(),
                         config.replicateConfig());
             } finally {
                 batch.releaseSlices();
@@ -95,7 +129,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
                 }
             }
         }
-        // A re-stored key is reported with size 0 and adds no bytes (reference §1.3).
+        // A re-stored key is reported to listeners with size 0 and adds no bytes, as in LMCache.
         long newBytes = usage.recordStored(stored, storedSizes);
         metrics.bytesStored.mark(bytes);
         metrics.errors.inc(outcome.errors());
@@ -110,11 +144,11 @@ public final class MooncakeStoreAdapter implements L2Adapter {
 
     @Override
     public CompletableFuture<BatchResult> lookupAndLock(List<ObjectKey> keys) {
-        return submit(Lane.EXISTS, metrics.lookup, keys, () -> doLookup(keys));
+        return submit(Lane.LOOKUP, metrics.lookup, keys, () -> doLookup(keys));
     }
 
     private BatchResult doLookup(List<ObjectKey> keys) {
-        long[] rc = client.batchExists(keys);
+        long[] rc = client.lookup(keys);
         BatchOutcome outcome = new BatchOutcome(keys.size());
         int hits = 0;
         int misses = 0;
@@ -145,7 +179,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     public CompletableFuture<BatchResult> load(List<ObjectKey> keys, List<L1Slice> objects) {
         L2Adapter.requireSameSize(keys, objects);
         CheckedBuffers batch = CheckedBuffers.of(objects, bufferCheck);
-        return submit(Lane.GET, metrics.load, keys, () -> doLoad(keys, batch));
+        return submit(Lane.LOAD, metrics.load, keys, () -> doLoad(keys, batch));
     }
 
     private BatchResult doLoad(List<ObjectKey> keys, CheckedBuffers batch) {
@@ -156,7 +190,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         if (batch.nativeCount() > 0) {
             long[] rc;
             try {
-                rc = client.batchGet(keys, batch.nativeIndices(), batch.addresses(), batch.sizes());
+                rc = client.load(keys, batch.nativeIndices(), batch.addresses(), batch.sizes());
             } finally {
                 batch.releaseSlices();
             }
@@ -191,7 +225,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     }
 
     private BatchResult doDelete(List<ObjectKey> keys) {
-        long[] rc = client.batchRemove(keys);
+        long[] rc = client.delete(keys);
         BatchOutcome outcome = new BatchOutcome(keys.size());
         List<ObjectKey> gone = new ArrayList<>(keys.size());
         for (int i = 0; i < rc.length; i++) {
@@ -300,13 +334,13 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         boolean drained = awaitLanes();
         inFlight.forEach(task -> task.fail(closedError()));
         if (drained) {
-            registration.unregisterAll();
-            client.destroy();
+            registration.close();
+            client.close();
         } else {
             LOG.log(Level.WARNING, "mooncake_store adapter ''{0}'': native calls still running after {1}; "
                     + "leaving the Mooncake client and its L1 registration in place", new Object[] {name, DRAIN_TIMEOUT});
         }
-        metrics.removeGauges();
+        metrics.close();
     }
 
     /** Waits through interrupts: giving up early would leak the native client for nothing. */

@@ -1,5 +1,7 @@
 package io.kvtier.mooncake;
 
+import io.kvtier.spi.AdapterSettings;
+import io.kvtier.spi.ConfigurationException;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -9,12 +11,11 @@ import java.util.Optional;
 
 /**
  * The parsed, immutable configuration of one {@code mooncake_store} instance. Every map is copied
- * on construction, so a caller mutating its own map later changes nothing here (reference test
- * 14). The constructor validates like LMCache's config class does, so direct construction is
+ * on construction, so a caller mutating its own map later changes nothing here (LMCache's config
+ * test 14). The constructor validates like LMCache's config class does, so direct construction is
  * checked too.
  */
 public final class MooncakeStoreConfig {
-    public static final int DEFAULT_NUM_WORKERS = 4;
     /** A guard against a typo creating thousands of threads. */
     public static final int MAX_WORKERS = 1024;
 
@@ -38,9 +39,13 @@ public final class MooncakeStoreConfig {
         this.eviction = eviction;
     }
 
-    /** Parses a declaration body; see {@link MooncakeStoreConfigParser}. */
-    public static MooncakeStoreConfig fromBody(Map<String, Object> body) {
-        return MooncakeStoreConfigParser.parse(body);
+    /**
+     * Parses a declaration; see {@link MooncakeStoreConfigParser}.
+     *
+     * @throws ConfigurationException at the offending key
+     */
+    public static MooncakeStoreConfig fromSettings(AdapterSettings settings) {
+        return MooncakeStoreConfigParser.parse(settings);
     }
 
     private static int requireWorkers(String key, int n) {
@@ -53,7 +58,7 @@ public final class MooncakeStoreConfig {
         return n;
     }
 
-    /** What is handed to Mooncake's {@code setup_internal(ConfigDict)}, in declaration order. */
+    /** What is handed to Mooncake's {@code setup_internal(ConfigDict)}. */
     public Map<String, String> setupConfig() {
         return setupConfig;
     }
@@ -81,8 +86,8 @@ public final class MooncakeStoreConfig {
     }
 
     /**
-     * Whether the L1 region must be registered with the NIC. Matched case-insensitively (design
-     * §7.6): {@code "RDMA"} must not silently skip registration as it does in LMCache.
+     * Whether the L1 region must be registered with the NIC. Matched case-insensitively:
+     * {@code "RDMA"} must not silently skip registration as it does in LMCache.
      */
     public boolean isRdma() {
         return protocol().map(p -> p.equalsIgnoreCase("rdma")).orElse(false);

@@ -1,52 +1,65 @@
 package io.kvtier.mooncake;
 
-import io.kvtier.spi.ConfigValues;
+import io.kvtier.spi.AdapterSettings;
+import io.kvtier.spi.ConfigurationException;
+import io.kvtier.toolkit.Json;
 import java.math.BigDecimal;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * Splits a declaration body the way LMCache's {@code from_dict} does: the LMCache-only keys are
+ * Reads a declaration over the defaults of {@code kvtier/adapters/mooncake_store/reference.conf}, and
+ * splits it the way LMCache's {@code from_dict} does: the LMCache-only keys are
  * consumed here, replica counts become the write-time replicate config, and every other non-null
  * key is forwarded to Mooncake's {@code setup_internal} as a string. Messages keep LMCache's
- * wording and name the key and the value; the host prefixes the declaration's source.
+ * wording and name the key and the value; {@link AdapterSettings#error} places them at the key.
  */
 final class MooncakeStoreConfigParser {
     /** Consumed here, never forwarded (LMCache's {@code _LMCACHE_ONLY_KEYS}). */
     static final Set<String> LMCACHE_ONLY_KEYS = Set.of("type", "num_workers", "per_op_workers", "eviction");
     static final Set<String> REPLICA_KEYS = Set.of("replica_num", "nof_replica_num");
-    /** Keys Mooncake would silently ignore, mapped to the key the user meant (design §7.8). */
+    /** Keys Mooncake would silently ignore, mapped to the key the user meant. */
     static final Map<String, String> MISSPELLINGS = Map.of(
             "master_server_address", "master_server_addr",
             "device_name", "rdma_devices");
     private static final Set<String> EVICTION_KEYS = Set.of("eviction_policy", "trigger_watermark", "eviction_ratio");
 
-    private MooncakeStoreConfigParser() {}
+    private final AdapterSettings settings;
 
-    static MooncakeStoreConfig parse(Map<String, Object> body) {
-        rejectMisspellings(body);
-        int numWorkers = parseNumWorkers(body.containsKey("num_workers") ? body.get("num_workers") : MooncakeStoreConfig.DEFAULT_NUM_WORKERS);
-        Map<Lane, Integer> perOpWorkers = parsePerOpWorkers(body.get("per_op_workers"));
-        EvictionConfig eviction = parseEviction(body.get("eviction"));
-        ReplicateConfig replicate = new ReplicateConfig(
-                parseReplicaCount("replica_num", body.get("replica_num")),
-                parseReplicaCount("nof_replica_num", body.get("nof_replica_num")));
-        Map<String, String> setup = new LinkedHashMap<>();
-        body.forEach((key, value) -> {
+    private MooncakeStoreConfigParser(AdapterSettings settings) {
+        this.settings = settings;
+    }
+
+    /** @throws ConfigurationException at the offending key */
+    static MooncakeStoreConfig parse(AdapterSettings settings) {
+        return new MooncakeStoreConfigParser(settings).parse();
+    }
+
+    private MooncakeStoreConfig parse() {
+        rejectMisspellings();
+        int numWorkers = workers(List.of("num_workers"), settings.get("num_workers"));
+        Map<Lane, Integer> perOpWorkers = perOpWorkers(settings.get("per_op_workers"));
+        // The reference gives eviction's nested defaults, so only a declared block means one is wanted.
+        EvictionConfig eviction = settings.isDeclared("eviction") ? eviction(settings.get("eviction")) : null;
+        ReplicateConfig replicate = new ReplicateConfig(replicaCount("replica_num"), replicaCount("nof_replica_num"));
+        // Sorted: Typesafe keeps no declaration order, and a stable order keeps `validate` output diffable.
+        Map<String, String> setup = new TreeMap<>();
+        for (String key : settings.keys()) {
+            Object value = settings.get(key);
             if (!LMCACHE_ONLY_KEYS.contains(key) && !REPLICA_KEYS.contains(key) && value != null) {
                 setup.put(key, toSetupString(key, value));
             }
-        });
+        }
         return new MooncakeStoreConfig(setup, numWorkers, perOpWorkers, replicate, eviction);
     }
 
-    private static void rejectMisspellings(Map<String, Object> body) {
+    private void rejectMisspellings() {
         MISSPELLINGS.forEach((wrong, right) -> {
-            if (body.containsKey(wrong)) {
-                throw new IllegalArgumentException("unknown key '" + wrong + "' (got " + ConfigValues.toJson(body.get(wrong))
+            if (settings.keys().contains(wrong)) {
+                throw settings.error(wrong, "unknown key '" + wrong + "' (got " + Json.render(settings.get(wrong))
                         + "): Mooncake reads '" + right + "' and would silently ignore '" + wrong + "'; use " + right);
             }
         });
@@ -56,95 +69,97 @@ final class MooncakeStoreConfigParser {
         return value instanceof Integer || value instanceof Long;
     }
 
-    static int parseNumWorkers(Object raw) {
-        if (!isInteger(raw) || ((Number) raw).longValue() <= 0) {
-            throw new IllegalArgumentException("num_workers must be a positive integer, got " + ConfigValues.toJson(raw));
+    /** A positive thread count, at most {@link MooncakeStoreConfig#MAX_WORKERS}. */
+    private int workers(List<String> keyPath, Object raw) {
+        String key = keyPath.size() == 1 ? keyPath.get(0) : keyPath.get(0) + "['" + keyPath.get(1) + "']";
+        if (!isInteger(raw)) {
+            throw settings.error(keyPath, keyPath.size() == 1
+                    ? key + " must be a positive integer, got " + Json.render(raw)
+                    : key + " must be an integer, got " + Json.typeName(raw));
         }
-        return clampToInt(((Number) raw).longValue());
-    }
-
-    /** Out-of-range counts become MAX_VALUE so that the config's own bound reports them. */
-    private static int clampToInt(long n) {
-        return (int) Math.min(n, Integer.MAX_VALUE);
+        long n = ((Number) raw).longValue();
+        if (n <= 0) {
+            throw settings.error(keyPath, key + " must be a positive integer, got " + n);
+        }
+        if (n > MooncakeStoreConfig.MAX_WORKERS) {
+            throw settings.error(keyPath, key + " must be at most " + MooncakeStoreConfig.MAX_WORKERS + ", got " + n);
+        }
+        return (int) n;
     }
 
     /**
      * LMCache's three steps, in its order: every value an integer, then every value positive,
-     * then (improvement, design §7.5) every key a known lane, instead of a native error later.
+     * then (an improvement) every key a known lane, instead of a native error later.
      */
-    static Map<Lane, Integer> parsePerOpWorkers(Object raw) {
+    private Map<Lane, Integer> perOpWorkers(Object raw) {
         Map<Lane, Integer> lanes = new EnumMap<>(Lane.class);
         if (raw == null) {
             return lanes;
         }
         if (!(raw instanceof Map<?, ?> map)) {
-            throw new IllegalArgumentException("per_op_workers must be an object, got " + ConfigValues.jsonType(raw));
+            throw settings.error("per_op_workers", "per_op_workers must be an object, got " + Json.typeName(raw));
         }
         map.forEach((k, v) -> {
             if (!isInteger(v)) {
-                throw new IllegalArgumentException(
-                        "per_op_workers['" + k + "'] must be an integer, got " + ConfigValues.jsonType(v));
+                workers(List.of("per_op_workers", String.valueOf(k)), v);
             }
         });
-        map.forEach((k, v) -> {
-            if (((Number) v).longValue() <= 0) {
-                throw new IllegalArgumentException("per_op_workers['" + k + "'] must be a positive integer, got " + v);
-            }
-        });
-        map.forEach((k, v) -> {
-            Lane lane = Lane.fromKey(String.valueOf(k)).orElseThrow(() -> new IllegalArgumentException(
+        Map<String, Integer> counts = new TreeMap<>();
+        map.forEach((k, v) -> counts.put(String.valueOf(k), workers(List.of("per_op_workers", String.valueOf(k)), v)));
+        counts.forEach((k, n) -> {
+            Lane lane = Lane.fromKey(k).orElseThrow(() -> settings.error(List.of("per_op_workers", k),
                     "unknown lane key in per_op_workers: '" + k + "' (valid: " + Lane.validKeys() + ")"));
-            lanes.put(lane, clampToInt(((Number) v).longValue()));
+            lanes.put(lane, n);
         });
         return lanes;
     }
 
-    static EvictionConfig parseEviction(Object raw) {
+    private EvictionConfig eviction(Object raw) {
         if (raw == null) {
             return null;
         }
         if (!(raw instanceof Map<?, ?> map)) {
-            throw new IllegalArgumentException("eviction must be an object, got " + ConfigValues.jsonType(raw)
-                    + " " + ConfigValues.toJson(raw));
+            throw settings.error("eviction", "eviction must be an object, got " + Json.typeName(raw) + " " + Json.render(raw));
         }
         for (Object key : map.keySet()) {
             if (!EVICTION_KEYS.contains(String.valueOf(key))) {
-                throw new IllegalArgumentException("unknown key in eviction: '" + key
+                throw settings.error(List.of("eviction", String.valueOf(key)), "unknown key in eviction: '" + key
                         + "' (valid: eviction_policy, trigger_watermark, eviction_ratio)");
             }
         }
         Object policy = map.get("eviction_policy");
-        if (!(policy instanceof String)) {
-            throw new IllegalArgumentException(EvictionConfig.policyError(ConfigValues.toJson(policy)));
+        if (!(policy instanceof String) || !EvictionConfig.POLICIES.contains(policy)) {
+            throw settings.error(List.of("eviction", "eviction_policy"), EvictionConfig.policyError(
+                    policy instanceof String ? "'" + policy + "'" : Json.render(policy)));
         }
-        return new EvictionConfig((String) policy,
-                fraction(map, "trigger_watermark", EvictionConfig.DEFAULT_TRIGGER_WATERMARK),
-                fraction(map, "eviction_ratio", EvictionConfig.DEFAULT_EVICTION_RATIO));
+        return new EvictionConfig((String) policy, fraction(map, "trigger_watermark"), fraction(map, "eviction_ratio"));
     }
 
-    private static double fraction(Map<?, ?> eviction, String key, double dflt) {
+    private double fraction(Map<?, ?> eviction, String key) {
         Object v = eviction.get(key);
-        if (v == null) {
-            return dflt;
+        if (!(v instanceof Number n)) {
+            throw settings.error(List.of("eviction", key), "eviction." + key + " must be a number, got " + Json.render(v));
         }
-        if (!(v instanceof Number)) {
-            throw new IllegalArgumentException("eviction." + key + " must be a number, got " + ConfigValues.toJson(v));
+        double value = n.doubleValue();
+        if (!(value > 0.0 && value <= 1.0)) {
+            throw settings.error(List.of("eviction", key), "eviction." + key + " must be a number in (0, 1], got " + value);
         }
-        return ((Number) v).doubleValue();
+        return value;
     }
 
-    static int parseReplicaCount(String key, Object raw) {
+    private int replicaCount(String key) {
+        Object raw = settings.get(key);
         if (raw == null) {
             return ReplicateConfig.UNSET;
         }
         if (!isInteger(raw) || ((Number) raw).longValue() < 0 || ((Number) raw).longValue() > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException(key + " must be a non-negative integer, got " + ConfigValues.toJson(raw));
+            throw settings.error(key, key + " must be a non-negative integer, got " + Json.render(raw));
         }
         return ((Number) raw).intValue();
     }
 
     /** Python's {@code str(value)} for the scalar types a declaration can hold. */
-    static String toSetupString(String key, Object value) {
+    private String toSetupString(String key, Object value) {
         if (value instanceof String s) {
             return s;
         } else if (value instanceof Boolean b) {
@@ -156,10 +171,10 @@ final class MooncakeStoreConfigParser {
         } else if (value instanceof Number) {
             return value.toString();
         } else if (value instanceof Map || value instanceof List) {
-            throw new IllegalArgumentException(key + " must be a string, number or boolean, got " + ConfigValues.jsonType(value)
-                    + " " + ConfigValues.toJson(value) + ": it would be forwarded to Mooncake's setup_internal,"
+            throw settings.error(key, key + " must be a string, number or boolean, got " + Json.typeName(value)
+                    + " " + Json.render(value) + ": it would be forwarded to Mooncake's setup_internal,"
                     + " which takes only string values");
         }
-        throw new IllegalArgumentException(key + " has an unsupported value type " + value.getClass().getName());
+        throw settings.error(key, key + " has an unsupported value type " + value.getClass().getName());
     }
 }

@@ -13,7 +13,20 @@ import jnr.ffi.types.u_int64_t;
  * {@code io.kvtier.mooncake} can name it).
  */
 final class NativeAbi {
+    /** The {@code KVT_ABI_VERSION} of {@code native/include/kvtier_mooncake.h} this binding is written for. */
+    static final int VERSION = 1;
+
     private NativeAbi() {}
+
+    /**
+     * {@code kvt_abi_version} alone. It is bound before {@link MooncakeNative}, so that a library
+     * which is not a kvtier connector, or a connector of another ABI, is refused before any call
+     * through a signature it may not have.
+     */
+    @IgnoreError
+    public interface AbiVersion {
+        int kvt_abi_version();
+    }
 
     /**
      * The C ABI of {@code native/include/kvtier_mooncake.h}, one method per function, bound with
@@ -40,14 +53,14 @@ final class NativeAbi {
 
         int kvt_health_check(Pointer client);
 
-        int kvt_batch_put(Pointer client, Pointer keys, Pointer keyLens, @In long[] addrs, @In long[] sizes, int n,
+        int kvt_store(Pointer client, Pointer keys, Pointer keyLens, @In long[] addrs, @In long[] sizes, int n,
                           int replicaNum, int nofReplicaNum, @Out long[] results);
 
-        int kvt_batch_get(Pointer client, Pointer keys, Pointer keyLens, @In long[] addrs, @In long[] sizes, int n,
+        int kvt_load(Pointer client, Pointer keys, Pointer keyLens, @In long[] addrs, @In long[] sizes, int n,
                           @Out long[] results);
 
-        int kvt_batch_exists(Pointer client, Pointer keys, Pointer keyLens, int n, @Out long[] results);
+        int kvt_lookup(Pointer client, Pointer keys, Pointer keyLens, int n, @Out long[] results);
 
-        int kvt_batch_remove(Pointer client, Pointer keys, Pointer keyLens, int n, @Out long[] results);
+        int kvt_delete(Pointer client, Pointer keys, Pointer keyLens, int n, @Out long[] results);
     }
 }

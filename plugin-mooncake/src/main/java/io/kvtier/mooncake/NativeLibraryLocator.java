@@ -1,6 +1,8 @@
 package io.kvtier.mooncake;
 
 import io.kvtier.mooncake.NativeAbi.MooncakeNative;
+import com.kenai.jffi.Library;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -16,7 +18,7 @@ import jnr.ffi.LibraryLoader;
 /**
  * Finds and loads the native connector, in this order: the system property
  * {@value #PROPERTY}, the environment variable {@value #ENV}, the copy packaged in the plugin jar
- * ({@value #RESOURCE}, extracted to a temporary file), then JNR's normal search path for
+ * ({@value #RESOURCE}, extracted to a temporary file), then the library search path for
  * {@value #LIBRARY_NAME}. An explicit path (property or environment) is authoritative: if it does
  * not load, that is the error, because silently loading some other connector would hide a
  * deployment mistake. The test double is never found on its own; tests name it explicitly.
@@ -71,11 +73,13 @@ final class NativeLibraryLocator {
     MooncakeNative load() {
         List<String> tried = new ArrayList<>();
         if (explicitPath != null) {
-            MooncakeNative lib = tryPath(Path.of(explicitPath).toAbsolutePath().toString(), explicitSource, tried);
+            Path path = Path.of(explicitPath).toAbsolutePath();
+            MooncakeNative lib = tryPath(path.toString(), explicitSource, tried);
             if (lib != null) {
                 return lib;
             }
-            throw notFound(tried);
+            // A file that is there but refused is named alone: the build hint would only mislead.
+            throw Files.isRegularFile(path) ? refused(tried) : notFound(tried);
         }
         Path packaged = extractPackagedCopy(tried);
         if (packaged != null) {
@@ -84,7 +88,7 @@ final class NativeLibraryLocator {
                 return lib;
             }
         }
-        MooncakeNative lib = tryLoad(LIBRARY_NAME, "library '" + LIBRARY_NAME + "' on the JNR search path (java.library.path="
+        MooncakeNative lib = tryLoad(onSearchPath(), "library '" + LIBRARY_NAME + "' on the search path (java.library.path="
                 + System.getProperty("java.library.path", "") + ", jnr.ffi.library.path="
                 + System.getProperty("jnr.ffi.library.path", "") + ")", tried);
         if (lib != null) {
@@ -103,13 +107,51 @@ final class NativeLibraryLocator {
 
     private static MooncakeNative tryLoad(String pathOrName, String description, List<String> tried) {
         try {
-            return LOADED.computeIfAbsent(pathOrName, p -> LibraryLoader.create(MooncakeNative.class)
-                    .failImmediately()
-                    .load(p));
+            return LOADED.computeIfAbsent(pathOrName, NativeLibraryLocator::bind);
         } catch (LinkageError | RuntimeException e) {
             tried.add(description + ": " + firstLine(e.getMessage()));
             return null;
         }
+    }
+
+    /**
+     * Binds the connector after checking its ABI version. The library is opened and
+     * {@code kvt_abi_version} looked up by itself (dlopen, dlsym) before JNR binds any other symbol:
+     * binding a library with other signatures would let the first batch call crash the JVM.
+     *
+     * @throws IllegalStateException when the library cannot be opened, is not a kvtier connector,
+     *                               or speaks another ABI
+     */
+    private static MooncakeNative bind(String library) {
+        Library opened = Library.getCachedInstance(library, Library.LAZY | Library.LOCAL);
+        if (opened == null) {
+            throw new IllegalStateException("cannot open it: " + firstLine(Library.getLastError()));
+        }
+        if (opened.getSymbolAddress("kvt_abi_version") == 0L) {
+            throw new IllegalStateException("not a kvtier Mooncake connector: it exports no kvt_abi_version");
+        }
+        int version = LibraryLoader.create(NativeAbi.AbiVersion.class).load(library).kvt_abi_version();
+        if (version != NativeAbi.VERSION) {
+            throw new IllegalStateException("a kvtier Mooncake connector of ABI version " + version
+                    + ", but this plugin needs version " + NativeAbi.VERSION + ": rebuild the connector from this plugin's sources");
+        }
+        return LibraryLoader.create(MooncakeNative.class).failImmediately().load(library);
+    }
+
+    /**
+     * The connector in {@code jnr.ffi.library.path} or {@code java.library.path}, else its file name
+     * alone, which dlopen looks up in the system's own places ({@code LD_LIBRARY_PATH}, ld.so.cache).
+     */
+    private static String onSearchPath() {
+        String file = System.mapLibraryName(LIBRARY_NAME);
+        for (String property : List.of("jnr.ffi.library.path", "java.library.path")) {
+            for (String dir : System.getProperty(property, "").split(File.pathSeparator)) {
+                if (!dir.isBlank() && Files.isRegularFile(Path.of(dir, file))) {
+                    return Path.of(dir, file).toAbsolutePath().toString();
+                }
+            }
+        }
+        return file;
     }
 
     private Path extractPackagedCopy(List<String> tried) {
@@ -155,6 +197,10 @@ final class NativeLibraryLocator {
         }
         int nl = message.indexOf('\n');
         return nl < 0 ? message : message.substring(0, nl);
+    }
+
+    private static IllegalStateException refused(List<String> tried) {
+        return new IllegalStateException("mooncake_store: refused the native connector " + String.join("; ", tried));
     }
 
     private static IllegalStateException notFound(List<String> tried) {

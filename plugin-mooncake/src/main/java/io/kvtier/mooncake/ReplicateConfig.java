@@ -22,7 +22,7 @@ public record ReplicateConfig(int replicaNum, int nofReplicaNum) {
         }
     }
 
-    /** The seeds' {@code replicate_config}: only the counts that were set, as decimal strings. */
+    /** LMCache's {@code replicate_config} view: only the counts that were set, as decimal strings. */
     Map<String, String> view() {
         Map<String, String> view = new LinkedHashMap<>();
         if (replicaNum != UNSET) {

@@ -36,8 +36,8 @@ final class WorkerLanes {
             Integer dedicated = perOpWorkers.get(lane);
             ThreadPoolExecutor pool;
             if (dedicated != null) {
-                pool = newPool(instanceName, lane.key(), dedicated);
-                pools.put(lane.key(), pool);
+                pool = newPool(instanceName, lane.operation(), dedicated);
+                pools.put(lane.operation(), pool);
             } else {
                 if (shared == null) {
                     shared = newPool(instanceName, SHARED, numWorkers);
@@ -74,7 +74,7 @@ final class WorkerLanes {
         byLane.get(lane).execute(task);
     }
 
-    /** Thread count per pool: the configured lane keys, plus "shared" when it exists. */
+    /** Thread count per pool: the operations with a lane of their own, plus "shared" when it exists. */
     Map<String, Integer> threadCounts() {
         Map<String, Integer> counts = new LinkedHashMap<>();
         pools.forEach((name, pool) -> counts.put(name, pool.getCorePoolSize()));

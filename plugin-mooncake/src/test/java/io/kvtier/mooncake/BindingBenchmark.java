@@ -45,7 +45,7 @@ public class BindingBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        client = MooncakeClient.create(TestDouble.binding(), Map.of("local_hostname", "127.0.0.1",
+        client = MooncakeClient.open(TestDouble.binding(), Map.of("local_hostname", "127.0.0.1",
                 "metadata_server", "P2PHANDSHAKE", "master_server_addr", "bench-" + UUID.randomUUID()));
         region = new OffHeapRegion(keys * VALUE);
         batch = IntStream.range(0, keys).mapToObj(TestDouble::key).toList();
@@ -55,7 +55,7 @@ public class BindingBenchmark {
             addrs[i] = region.address + (long) i * VALUE;
             sizes[i] = VALUE;
         }
-        long[] rc = client.batchPut(batch, null, addrs, sizes, ReplicateConfig.DEFAULTS);
+        long[] rc = client.store(batch, null, addrs, sizes, ReplicateConfig.DEFAULTS);
         for (long r : rc) {
             if (r != 0) {
                 throw new IllegalStateException("setup put failed: " + r);
@@ -65,17 +65,17 @@ public class BindingBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        client.destroy();
+        client.close();
     }
 
     @Benchmark
     public long[] exists() {
-        return client.batchExists(batch);
+        return client.lookup(batch);
     }
 
     @Benchmark
     public long[] get() {
-        return client.batchGet(batch, null, addrs, sizes);
+        return client.load(batch, null, addrs, sizes);
     }
 
     @Benchmark
@@ -87,7 +87,7 @@ public class BindingBenchmark {
 
     @Benchmark
     public long[] emptyBatch() {
-        return client.batchExists(List.of());
+        return client.lookup(List.of());
     }
 
     @Benchmark

@@ -138,7 +138,7 @@ class L1RegistrationTest {
     void checkIsSafeAgainstOverflowingAddresses() {
         Map<String, String> setup = Map.of("local_hostname", "127.0.0.1", "metadata_server", "P2PHANDSHAKE",
                 "master_server_addr", "overflow-test", "testdouble_max_mr_size", Integer.toString(BLOCK));
-        MooncakeClient client = MooncakeClient.create(TestDouble.binding(), setup);
+        MooncakeClient client = MooncakeClient.open(TestDouble.binding(), setup);
         try {
             L1Registration registration = L1Registration.register(client, l1.address, REGION);
             assertThat(registration.check(-1L, 16)).startsWith("Buffer is outside");
@@ -147,11 +147,11 @@ class L1RegistrationTest {
             assertThat(registration.check(l1.address + REGION, 1)).startsWith("Buffer is outside");
             assertThat(registration.check(l1.address + REGION - 1, 1)).isNull();
             assertThat(registration.check(l1.address + BLOCK - 1, 2)).isEqualTo("Buffer crosses preregistered Mooncake regions");
-            registration.unregisterAll();
-            registration.unregisterAll();
+            registration.close();
+            registration.close();
             assertThat(registration.registeredBytes()).isZero();
         } finally {
-            client.destroy();
+            client.close();
         }
     }
 }

@@ -3,6 +3,8 @@ package io.kvtier.mooncake;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kvtier.hostlib.AdapterReference;
+import io.kvtier.spi.ConfigurationException;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -12,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Reference §7.1 tests 1–15, plus the config improvements of design §7. */
+/** LMCache's config tests 1–15 (the numbers below), plus kvtier's stricter checks: unknown lanes, misspellings, eviction. */
 class MooncakeStoreConfigTest {
 
     private static Map<String, Object> body(Object... kv) {
@@ -24,15 +26,22 @@ class MooncakeStoreConfigTest {
         return body;
     }
 
+    /** Where {@link TestDouble#settings} says a value was written. */
+    private static final String AT = "test ('mooncake_store'): ";
+
     private static MooncakeStoreConfig parse(Object... kv) {
-        return MooncakeStoreConfig.fromBody(body(kv));
+        return fromBody(body(kv));
+    }
+
+    private static MooncakeStoreConfig fromBody(Map<String, Object> body) {
+        return MooncakeStoreConfig.fromSettings(TestDouble.settings(body));
     }
 
     // 1
     @Test
     void fromDictMinimal() {
         MooncakeStoreConfig config = parse("local_hostname", "node01", "metadata_server", "P2PHANDSHAKE", "protocol", "tcp");
-        assertThat(config.setupConfig()).containsExactly(
+        assertThat(config.setupConfig()).as("in key order").containsExactly(
                 Map.entry("local_hostname", "node01"),
                 Map.entry("metadata_server", "P2PHANDSHAKE"),
                 Map.entry("protocol", "tcp"));
@@ -54,7 +63,7 @@ class MooncakeStoreConfigTest {
     void fromDictWithPerOpWorkers() {
         MooncakeStoreConfig config = parse("per_op_workers", Map.of("lookup", 4, "retrieve", 16, "store", 4));
         assertThat(config.perOpWorkers()).containsExactlyInAnyOrderEntriesOf(
-                Map.of(Lane.EXISTS, 4, Lane.GET, 16, Lane.SET, 4));
+                Map.of(Lane.LOOKUP, 4, Lane.LOAD, 16, Lane.STORE, 4));
         assertThat(config.setupConfig()).doesNotContainKey("per_op_workers");
     }
 
@@ -100,7 +109,7 @@ class MooncakeStoreConfigTest {
         body.put("rdma_devices", null);
         body.put("per_op_workers", null);
         body.put("eviction", null);
-        MooncakeStoreConfig config = MooncakeStoreConfig.fromBody(body);
+        MooncakeStoreConfig config = fromBody(body);
         assertThat(config.setupConfig()).containsOnlyKeys("local_hostname");
         assertThat(config.perOpWorkers()).isEmpty();
         assertThat(config.eviction()).isEmpty();
@@ -112,11 +121,11 @@ class MooncakeStoreConfigTest {
         for (Object bad : Arrays.asList(0, -1, "four", null, true, 2.5)) {
             assertThatThrownBy(() -> parse("num_workers", bad))
                     .as("num_workers=%s", bad)
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageStartingWith("num_workers must be a positive integer, got ");
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageStartingWith(AT + "num_workers must be a positive integer, got ");
         }
-        assertThatThrownBy(() -> parse("num_workers", "four")).hasMessage("num_workers must be a positive integer, got \"four\"");
-        assertThatThrownBy(() -> parse("num_workers", 0)).hasMessage("num_workers must be a positive integer, got 0");
+        assertThatThrownBy(() -> parse("num_workers", "four")).hasMessage(AT + "num_workers must be a positive integer, got \"four\"");
+        assertThatThrownBy(() -> parse("num_workers", 0)).hasMessage(AT + "num_workers must be a positive integer, got 0");
     }
 
     // 12
@@ -125,56 +134,56 @@ class MooncakeStoreConfigTest {
     void invalidPerOpWorkers(String raw) {
         Object value = raw.equals("four") ? raw : Integer.valueOf(raw);
         assertThatThrownBy(() -> parse("per_op_workers", Map.of("lookup", value)))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("per_op_workers");
     }
 
     @Test
     void perOpWorkersMessagesKeepLmcacheWording() {
         assertThatThrownBy(() -> parse("per_op_workers", Map.of("lookup", "four")))
-                .hasMessage("per_op_workers['lookup'] must be an integer, got string");
+                .hasMessage(AT + "per_op_workers['lookup'] must be an integer, got string");
         assertThatThrownBy(() -> parse("per_op_workers", Map.of("lookup", true)))
-                .hasMessage("per_op_workers['lookup'] must be an integer, got boolean");
+                .hasMessage(AT + "per_op_workers['lookup'] must be an integer, got boolean");
         assertThatThrownBy(() -> parse("per_op_workers", Map.of("store", 0)))
-                .hasMessage("per_op_workers['store'] must be a positive integer, got 0");
+                .hasMessage(AT + "per_op_workers['store'] must be a positive integer, got 0");
         assertThatThrownBy(() -> parse("per_op_workers", Map.of("store", -1)))
-                .hasMessage("per_op_workers['store'] must be a positive integer, got -1");
+                .hasMessage(AT + "per_op_workers['store'] must be a positive integer, got -1");
         assertThatThrownBy(() -> parse("per_op_workers", List.of(1, 2)))
-                .hasMessage("per_op_workers must be an object, got array");
+                .hasMessage(AT + "per_op_workers must be an object, got array");
         assertThatThrownBy(() -> parse("per_op_workers", 4))
-                .hasMessage("per_op_workers must be an object, got number");
+                .hasMessage(AT + "per_op_workers must be an object, got number");
     }
 
     @Test
     void unknownLaneKeyIsAConfigError() {
         assertThatThrownBy(() -> parse("per_op_workers", Map.of("load", 4)))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("unknown lane key in per_op_workers: 'load' (valid: lookup, retrieve, store, delete)");
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessage(AT + "unknown lane key in per_op_workers: 'load' (valid: lookup, retrieve, store, delete)");
     }
 
     // 13
     @Test
     void partialPerOpWorkers() {
         MooncakeStoreConfig config = parse("per_op_workers", Map.of("retrieve", 16));
-        assertThat(config.perOpWorkers()).containsExactly(Map.entry(Lane.GET, 16));
-        assertThat(config.perOpWorkers()).doesNotContainKeys(Lane.EXISTS, Lane.SET, Lane.DELETE);
+        assertThat(config.perOpWorkers()).containsExactly(Map.entry(Lane.LOAD, 16));
+        assertThat(config.perOpWorkers()).doesNotContainKeys(Lane.LOOKUP, Lane.STORE, Lane.DELETE);
     }
 
     // 14
     @Test
     void constructorCopiesSetupConfig() {
         Map<String, String> setup = new HashMap<>(Map.of("local_hostname", "a"));
-        Map<Lane, Integer> lanes = new HashMap<>(Map.of(Lane.GET, 2));
+        Map<Lane, Integer> lanes = new HashMap<>(Map.of(Lane.LOAD, 2));
         MooncakeStoreConfig config = new MooncakeStoreConfig(setup, 4, lanes, ReplicateConfig.DEFAULTS, null);
         setup.put("local_hostname", "b");
         setup.put("extra", "x");
-        lanes.put(Lane.SET, 3);
+        lanes.put(Lane.STORE, 3);
         assertThat(config.setupConfig()).containsExactly(Map.entry("local_hostname", "a"));
-        assertThat(config.perOpWorkers()).containsExactly(Map.entry(Lane.GET, 2));
+        assertThat(config.perOpWorkers()).containsExactly(Map.entry(Lane.LOAD, 2));
         assertThatThrownBy(() -> config.setupConfig().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
 
         Map<String, Object> body = body("local_hostname", "a");
-        MooncakeStoreConfig parsed = MooncakeStoreConfig.fromBody(body);
+        MooncakeStoreConfig parsed = fromBody(body);
         body.put("local_hostname", "changed");
         assertThat(parsed.setupConfig()).containsEntry("local_hostname", "a");
     }
@@ -183,20 +192,32 @@ class MooncakeStoreConfigTest {
     void constructorValidatesToo() {
         assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 0, Map.of(), ReplicateConfig.DEFAULTS, null))
                 .hasMessage("num_workers must be a positive integer, got 0");
-        assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 1, Map.of(Lane.GET, -2), ReplicateConfig.DEFAULTS, null))
+        assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 1, Map.of(Lane.LOAD, -2), ReplicateConfig.DEFAULTS, null))
                 .hasMessage("per_op_workers['retrieve'] must be a positive integer, got -2");
         assertThatThrownBy(() -> parse("num_workers", 100_000))
-                .hasMessage("num_workers must be at most 1024, got 100000");
+                .hasMessage(AT + "num_workers must be at most 1024, got 100000");
     }
 
-    // 15
+    // 15: LMCache's help() is this type's reference.conf
     @Test
-    void helpReturnsString() {
-        String help = new MooncakeStoreProvider().help();
-        assertThat(help).isNotBlank()
-                .contains("setup_internal(ConfigDict)", "--no-l1-use-lazy", "num_workers", "default 4",
+    void theReferenceConfDocumentsEveryKey() {
+        AdapterReference reference = AdapterReference.of(new MooncakeStoreProvider()).orElseThrow();
+        assertThat(reference.summary()).startsWith("mooncake_store: ");
+        assertThat(reference.text())
+                .contains("setup_internal(ConfigDict)", "--no-l1-use-lazy", "num_workers = 4",
                         "per_op_workers", "lookup", "retrieve", "store", "delete", "replica_num", "nof_replica_num",
-                        "master_server_address", "master_server_addr", "device_name", "rdma_devices");
+                        "master_server_address", "master_server_addr", "device_name", "rdma_devices",
+                        "trigger_watermark = 0.8", "eviction_ratio = 0.2", "local_hostname", "metadata_server",
+                        "global_segment_size = 16777216", "protocol = \"tcp\"");
+    }
+
+    @Test
+    void defaultsComeFromTheReferenceConf() {
+        MooncakeStoreConfig config = parse("eviction", Map.of("eviction_policy", "LRU"));
+        assertThat(config.numWorkers()).isEqualTo(4);
+        assertThat(config.eviction()).contains(new EvictionConfig("LRU", 0.8, 0.2));
+        assertThat(parse().eviction()).as("no eviction block unless declared").isEmpty();
+        assertThat(parse().setupConfig()).as("pass-through defaults are documentation, not forwarded").isEmpty();
     }
 
     @Test
@@ -207,15 +228,15 @@ class MooncakeStoreConfigTest {
         assertThat(parse().replicateConfig()).isEqualTo(ReplicateConfig.DEFAULTS);
         assertThat(parse("replica_num", 3).replicateConfig().nofReplicaNum()).isEqualTo(ReplicateConfig.UNSET);
         assertThatThrownBy(() -> parse("replica_num", -1))
-                .hasMessage("replica_num must be a non-negative integer, got -1");
+                .hasMessage(AT + "replica_num must be a non-negative integer, got -1");
         assertThatThrownBy(() -> parse("nof_replica_num", "2"))
-                .hasMessage("nof_replica_num must be a non-negative integer, got \"2\"");
+                .hasMessage(AT + "nof_replica_num must be a non-negative integer, got \"2\"");
     }
 
     @Test
     void misspellingsNameTheRightKey() {
         assertThatThrownBy(() -> parse("master_server_address", "10.0.0.1:50051"))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("master_server_address")
                 .hasMessageContaining("master_server_addr'")
                 .hasMessageContaining("10.0.0.1:50051");
@@ -228,15 +249,15 @@ class MooncakeStoreConfigTest {
     @Test
     void evictionMustBeAnObjectWithAKnownPolicy() {
         assertThatThrownBy(() -> parse("eviction", "lru"))
-                .hasMessage("eviction must be an object, got string \"lru\"");
+                .hasMessage(AT + "eviction must be an object, got string \"lru\"");
         assertThatThrownBy(() -> parse("eviction", Map.of("eviction_policy", "FIFO")))
-                .hasMessage("eviction.eviction_policy must be 'LRU', 'IsolatedLRU', or 'noop', got 'FIFO'");
+                .hasMessage(AT + "eviction.eviction_policy must be 'LRU', 'IsolatedLRU', or 'noop', got 'FIFO'");
         assertThatThrownBy(() -> parse("eviction", Map.of("trigger_watermark", 0.5)))
-                .hasMessage("eviction.eviction_policy must be 'LRU', 'IsolatedLRU', or 'noop', got null");
+                .hasMessage(AT + "eviction.eviction_policy must be 'LRU', 'IsolatedLRU', or 'noop', got null");
         assertThatThrownBy(() -> parse("eviction", Map.of("eviction_policy", "LRU", "ratio", 0.5)))
                 .hasMessageContaining("unknown key in eviction: 'ratio'");
         assertThatThrownBy(() -> parse("eviction", Map.of("eviction_policy", "LRU", "trigger_watermark", "high")))
-                .hasMessage("eviction.trigger_watermark must be a number, got \"high\"");
+                .hasMessage(AT + "eviction.trigger_watermark must be a number, got \"high\"");
 
         EvictionConfig eviction = parse("eviction", Map.of("eviction_policy", "IsolatedLRU")).eviction().orElseThrow();
         assertThat(eviction).isEqualTo(new EvictionConfig("IsolatedLRU", 0.8, 0.2));
@@ -247,7 +268,7 @@ class MooncakeStoreConfigTest {
     @Test
     void nestedValuesAreRejectedBecauseMooncakeTakesStrings() {
         assertThatThrownBy(() -> parse("serde", Map.of("type", "naive")))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("serde")
                 .hasMessageContaining("object")
                 .hasMessageContaining("string values");

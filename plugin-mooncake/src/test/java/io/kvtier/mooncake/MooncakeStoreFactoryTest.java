@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import io.kvtier.spi.AdapterContext;
+import io.kvtier.spi.ConfigurationException;
 import io.kvtier.spi.L1MemoryDesc;
 import java.util.Arrays;
 import java.util.Map;
@@ -15,7 +16,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Reference §7.1 tests 19–23: what the factory hands to the native layer, observed through the
+ * LMCache's factory tests 19–23: what the factory hands to the native layer, observed through the
  * real binding and the test double instead of a fake extension.
  */
 class MooncakeStoreFactoryTest {
@@ -91,7 +92,7 @@ class MooncakeStoreFactoryTest {
         Map<String, Object> body = TestDouble.body("per_op_workers", Map.of("lookup", 4, "retrieve", 16, "store", 2),
                 "num_workers", 3);
         try (MooncakeStoreAdapter adapter = create(rec, body, Optional.empty())) {
-            assertThat(adapter.status().get("lanes")).isEqualTo(Map.of("lookup", 4, "retrieve", 16, "store", 2, "shared", 3));
+            assertThat(adapter.status().get("lanes")).as("pools are named by operation").isEqualTo(Map.of("lookup", 4, "load", 16, "store", 2, "shared", 3));
             // The pools really exist under those names: run one batch of each kind.
             adapter.lookupAndLock(java.util.List.of(TestDouble.key(1))).join();
             adapter.delete(java.util.List.of(TestDouble.key(1))).join();
@@ -109,7 +110,7 @@ class MooncakeStoreFactoryTest {
         try (MooncakeStoreAdapter adapter = create(rec, body, Optional.empty())) {
             @SuppressWarnings("unchecked")
             Map<String, Integer> lanes = (Map<String, Integer>) adapter.status().get("lanes");
-            assertThat(lanes).containsOnlyKeys("lookup", "retrieve", "store", "delete");
+            assertThat(lanes).containsOnlyKeys("lookup", "load", "store", "delete");
         }
     }
 
@@ -118,7 +119,7 @@ class MooncakeStoreFactoryTest {
     void rdmaRequiresADescriptor() {
         RecordingNative[] rec = new RecordingNative[1];
         assertThatThrownBy(() -> create(rec, TestDouble.body("protocol", "rdma"), Optional.empty()))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(ConfigurationException.class)
                 .hasMessage("RDMA protocol is enabled, but no L1 memory descriptor was provided; "
                         + "cannot create Mooncake Store L2 adapter.");
         assertThat(rec[0].creates).as("nothing reaches native code").hasValue(0);
@@ -131,7 +132,7 @@ class MooncakeStoreFactoryTest {
                 new L1MemoryDesc(123456, -1, 64, true))) {
             RecordingNative[] rec = new RecordingNative[1];
             assertThatThrownBy(() -> create(rec, TestDouble.body("protocol", "rdma"), Optional.of(bad)))
-                    .isInstanceOf(IllegalArgumentException.class)
+                    .isInstanceOf(ConfigurationException.class)
                     .hasMessage(String.format("RDMA protocol is enabled, but the L1 memory descriptor is invalid "
                             + "(ptr=%d, size=%d); cannot create Mooncake Store L2 adapter.", bad.address(), bad.size()));
             assertThat(rec[0].creates).hasValue(0);
@@ -143,7 +144,7 @@ class MooncakeStoreFactoryTest {
         OffHeapRegion l1 = new OffHeapRegion(4096);
         RecordingNative[] rec = new RecordingNative[1];
         assertThatThrownBy(() -> create(rec, TestDouble.body("protocol", "rdma"), Optional.of(l1.desc(false))))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(ConfigurationException.class)
                 .hasMessageContaining("--no-l1-use-lazy");
         assertThat(rec[0].creates).hasValue(0);
     }

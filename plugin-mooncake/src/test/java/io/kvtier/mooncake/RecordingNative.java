@@ -69,35 +69,35 @@ final class RecordingNative implements MooncakeNative {
     }
 
     @Override
-    public int kvt_batch_put(Pointer client, Pointer keys, Pointer keyLens, long[] addrs, long[] sizes, int n,
+    public int kvt_store(Pointer client, Pointer keys, Pointer keyLens, long[] addrs, long[] sizes, int n,
                              int replicaNum, int nofReplicaNum, long[] results) {
         batchCalls.incrementAndGet();
         for (long a : addrs) {
             batchAddresses.add(a);
         }
         putReplicas.add(new int[] {replicaNum, nofReplicaNum});
-        return delegate.kvt_batch_put(client, keys, keyLens, addrs, sizes, n, replicaNum, nofReplicaNum, results);
+        return delegate.kvt_store(client, keys, keyLens, addrs, sizes, n, replicaNum, nofReplicaNum, results);
     }
 
     @Override
-    public int kvt_batch_get(Pointer client, Pointer keys, Pointer keyLens, long[] addrs, long[] sizes, int n,
+    public int kvt_load(Pointer client, Pointer keys, Pointer keyLens, long[] addrs, long[] sizes, int n,
                              long[] results) {
         batchCalls.incrementAndGet();
         for (long a : addrs) {
             batchAddresses.add(a);
         }
-        return delegate.kvt_batch_get(client, keys, keyLens, addrs, sizes, n, results);
+        return delegate.kvt_load(client, keys, keyLens, addrs, sizes, n, results);
     }
 
     @Override
-    public int kvt_batch_exists(Pointer client, Pointer keys, Pointer keyLens, int n, long[] results) {
+    public int kvt_lookup(Pointer client, Pointer keys, Pointer keyLens, int n, long[] results) {
         batchCalls.incrementAndGet();
-        return delegate.kvt_batch_exists(client, keys, keyLens, n, results);
+        return delegate.kvt_lookup(client, keys, keyLens, n, results);
     }
 
     @Override
-    public int kvt_batch_remove(Pointer client, Pointer keys, Pointer keyLens, int n, long[] results) {
+    public int kvt_delete(Pointer client, Pointer keys, Pointer keyLens, int n, long[] results) {
         batchCalls.incrementAndGet();
-        return delegate.kvt_batch_remove(client, keys, keyLens, n, results);
+        return delegate.kvt_delete(client, keys, keyLens, n, results);
     }
 }

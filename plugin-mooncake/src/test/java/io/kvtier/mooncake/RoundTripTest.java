@@ -22,8 +22,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Java → JNR-FFI → connector → test double, over TCP (reference §7.1 tests 25–33 in their
- * double-backed form, plus the adapter semantics of design §7.1–7.4).
+ * Java → JNR-FFI → connector → test double, over TCP: LMCache's integration tests 25–33 in their
+ * double-backed form, plus kvtier's adapter semantics (lookup errors are errors, short reads are
+ * not hits, per-key store results, empty batches complete at once).
  */
 class RoundTripTest {
     private static final int SIZE = 2048;
@@ -144,7 +145,7 @@ class RoundTripTest {
         assertThat(await(adapter.lookupAndLock(keys(0, 4))).results()).containsOnly(KeyResult.MISSING);
     }
 
-    // 33, plus listeners as in reference §1.3
+    // 33, plus listeners: a re-stored key is reported with size 0
     @Test
     void usageReturnsToBaselineAfterDelete() {
         MooncakeStoreAdapter adapter = adapter();

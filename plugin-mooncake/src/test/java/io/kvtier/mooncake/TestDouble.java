@@ -2,7 +2,9 @@ package io.kvtier.mooncake;
 
 import io.kvtier.mooncake.NativeAbi.MooncakeNative;
 import com.codahale.metrics.MetricRegistry;
+import io.kvtier.hostlib.DeclaredSettings;
 import io.kvtier.spi.AdapterContext;
+import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.L1MemoryDesc;
 import io.kvtier.spi.ObjectKey;
 import java.nio.ByteBuffer;
@@ -40,8 +42,10 @@ final class TestDouble {
         return new MooncakeStoreProvider(TestDouble::binding);
     }
 
+    /** A provider whose instances all share one wrapped binding, as they share the real one. */
     static MooncakeStoreProvider provider(UnaryOperator<MooncakeNative> wrap) {
-        return new MooncakeStoreProvider(() -> wrap.apply(binding()));
+        MooncakeNative wrapped = wrap.apply(binding());
+        return new MooncakeStoreProvider(() -> wrapped);
     }
 
     /**
@@ -79,7 +83,12 @@ final class TestDouble {
     }
 
     static MooncakeStoreAdapter create(MooncakeStoreProvider provider, Map<String, Object> body, AdapterContext context) {
-        return (MooncakeStoreAdapter) provider.create(provider.parseConfig(body), context);
+        return (MooncakeStoreAdapter) provider.create(provider.parseConfig(settings(body)), context);
+    }
+
+    /** A body as a host hands it over; errors name "test" as their origin. */
+    static AdapterSettings settings(Map<String, Object> body) {
+        return DeclaredSettings.fromMap(new MooncakeStoreProvider(), body, "test");
     }
 
     static ObjectKey key(int i) {

@@ -52,8 +52,8 @@ class WorkerLanesTest {
             Map<String, Boolean> threads = Thread.getAllStackTraces().keySet().stream()
                     .filter(t -> t.getName().startsWith("kvtier-lanes-"))
                     .collect(Collectors.toMap(Thread::getName, Thread::isDaemon, (a, b) -> a));
-            assertThat(threads).containsEntry("kvtier-lanes-shared-1", true).containsEntry("kvtier-lanes-retrieve-1", true);
-            assertThat(threads.keySet()).allMatch(n -> n.matches("kvtier-lanes-(shared|retrieve)-[12]"));
+            assertThat(threads).containsEntry("kvtier-lanes-shared-1", true).containsEntry("kvtier-lanes-load-1", true);
+            assertThat(threads.keySet()).allMatch(n -> n.matches("kvtier-lanes-(shared|load)-[12]"));
         }
     }
 

@@ -3,13 +3,13 @@ package io.kvtier.host.memory;
 import com.kenai.jffi.MemoryIO;
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
-import io.kvtier.spi.KeyLocks;
-import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterListener;
 import io.kvtier.spi.ObjectKey;
-import io.kvtier.spi.UsageTracker;
+import io.kvtier.toolkit.BatchOutcome;
+import io.kvtier.toolkit.KeyLocks;
+import io.kvtier.toolkit.UsageTracker;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -68,13 +68,12 @@ final class MemoryAdapter implements L2Adapter {
         for (L1Slice slice : slices) {
             copies.add(slice.length() <= capacity ? copy(slice) : null);
         }
-        List<KeyResult> results = new ArrayList<>(keys.size());
+        BatchOutcome outcome = new BatchOutcome(keys.size());
         List<ObjectKey> stored = new ArrayList<>();
         List<Long> sizes = new ArrayList<>();
         List<ObjectKey> evictedKeys = new ArrayList<>();
         List<Block> evicted = new ArrayList<>();
         List<Block> unused = new ArrayList<>();
-        String firstError = "";
         synchronized (this) {
             if (closed) {
                 freeUnpublished(copies);
@@ -85,12 +84,12 @@ final class MemoryAdapter implements L2Adapter {
                 // A key already there keeps its first value, and counts as stored (touching its recency).
                 boolean present = objects.get(keys.get(i)) != null;
                 String error = present ? null : put(keys.get(i), slices.get(i).length(), copy, evictedKeys, evicted);
-                results.add(error == null ? KeyResult.OK : KeyResult.ERROR);
                 if (error == null) {
+                    outcome.ok(i);
                     stored.add(keys.get(i));
                     sizes.add((long) slices.get(i).length());
-                } else if (firstError.isEmpty()) {
-                    firstError = error;
+                } else {
+                    outcome.error(i, error);
                 }
                 if (copy != null && (present || error != null)) {
                     unused.add(copy);
@@ -101,7 +100,7 @@ final class MemoryAdapter implements L2Adapter {
         free(evicted);
         usage.recordDeleted(evictedKeys);
         long newBytes = usage.recordStored(stored, sizes);
-        return CompletableFuture.completedFuture(new BatchResult(results, newBytes, firstError));
+        return CompletableFuture.completedFuture(outcome.build(newBytes));
     }
 
     /** @return the copy, or null when no memory could be had for it */
@@ -172,17 +171,18 @@ final class MemoryAdapter implements L2Adapter {
         if (closed) {
             return closedFuture();
         }
-        List<KeyResult> results = new ArrayList<>(keys.size());
+        BatchOutcome outcome = new BatchOutcome(keys.size());
         synchronized (this) {
-            for (ObjectKey key : keys) {
-                boolean found = objects.containsKey(key);
-                if (found) {
-                    locks.lock(key);
+            for (int i = 0; i < keys.size(); i++) {
+                if (objects.containsKey(keys.get(i))) {
+                    locks.lock(keys.get(i));
+                    outcome.ok(i);
+                } else {
+                    outcome.missing(i);
                 }
-                results.add(found ? KeyResult.OK : KeyResult.MISSING);
             }
         }
-        return CompletableFuture.completedFuture(new BatchResult(results, 0, ""));
+        return CompletableFuture.completedFuture(outcome.build(0));
     }
 
     @Override
@@ -193,9 +193,8 @@ final class MemoryAdapter implements L2Adapter {
     @Override
     public CompletableFuture<BatchResult> load(List<ObjectKey> keys, List<L1Slice> slices) {
         L2Adapter.requireSameSize(keys, slices);
-        List<KeyResult> results = new ArrayList<>(keys.size());
+        BatchOutcome outcome = new BatchOutcome(keys.size());
         List<ObjectKey> accessed = new ArrayList<>();
-        String firstError = "";
         copying.readLock().lock();
         try {
             List<Block> found = new ArrayList<>(keys.size());
@@ -211,16 +210,13 @@ final class MemoryAdapter implements L2Adapter {
                 Block object = found.get(i);
                 L1Slice slice = slices.get(i);
                 if (object == null) {
-                    results.add(KeyResult.MISSING);
+                    outcome.missing(i);
                 } else if (object.length() != slice.length()) {
-                    results.add(KeyResult.ERROR);
-                    if (firstError.isEmpty()) {
-                        firstError = "object " + keys.get(i) + " has " + object.length() + " bytes, the buffer "
-                                + slice.length();
-                    }
+                    outcome.error(i, "object " + keys.get(i) + " has " + object.length() + " bytes, the buffer "
+                            + slice.length());
                 } else {
                     slice.buffer().duplicate().clear().put(object.buffer());
-                    results.add(KeyResult.OK);
+                    outcome.ok(i);
                     accessed.add(keys.get(i));
                 }
             }
@@ -228,7 +224,7 @@ final class MemoryAdapter implements L2Adapter {
             copying.readLock().unlock();
         }
         usage.recordAccessed(accessed);
-        return CompletableFuture.completedFuture(new BatchResult(results, 0, firstError));
+        return CompletableFuture.completedFuture(outcome.build(0));
     }
 
     @Override
@@ -236,23 +232,25 @@ final class MemoryAdapter implements L2Adapter {
         if (closed) {
             return closedFuture();
         }
-        List<KeyResult> results = new ArrayList<>(keys.size());
+        BatchOutcome outcome = new BatchOutcome(keys.size());
         List<ObjectKey> deleted = new ArrayList<>();
         List<Block> removedBlocks = new ArrayList<>();
         synchronized (this) {
-            for (ObjectKey key : keys) {
-                Block removed = objects.remove(key);
+            for (int i = 0; i < keys.size(); i++) {
+                Block removed = objects.remove(keys.get(i));
                 if (removed != null) {
                     bytes -= removed.length();
-                    deleted.add(key);
+                    deleted.add(keys.get(i));
                     removedBlocks.add(removed);
+                    outcome.ok(i);
+                } else {
+                    outcome.missing(i);
                 }
-                results.add(removed != null ? KeyResult.OK : KeyResult.MISSING);
             }
         }
         free(removedBlocks);
         usage.recordDeleted(deleted);
-        return CompletableFuture.completedFuture(new BatchResult(results, 0, ""));
+        return CompletableFuture.completedFuture(outcome.build(0));
     }
 
     @Override

@@ -2,16 +2,16 @@ package io.kvtier.host.memory;
 
 import com.google.auto.service.AutoService;
 import io.kvtier.spi.AdapterContext;
-import io.kvtier.spi.ConfigValues;
+import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterProvider;
+import io.kvtier.spi.SpiVersion;
 import java.util.Map;
 import java.util.Set;
 
-/** The built-in {@code memory} type: an in-process, bounded LRU tier. */
+/** The built-in {@code memory} type: an in-process, bounded LRU tier. Its options: {@code kvtier/adapters/memory/reference.conf}. */
 @AutoService(L2AdapterProvider.class)
 public final class MemoryAdapterProvider implements L2AdapterProvider<MemoryAdapterProvider.Config> {
-    static final long DEFAULT_CAPACITY = 1L << 30;
     private static final Set<String> KEYS = Set.of("type", "capacity");
 
     /** @param capacity the most bytes the tier holds before it evicts */
@@ -23,15 +23,20 @@ public final class MemoryAdapterProvider implements L2AdapterProvider<MemoryAdap
     }
 
     @Override
-    public Config parseConfig(Map<String, Object> body) {
-        for (String key : body.keySet()) {
+    public int spiVersion() {
+        return SpiVersion.CURRENT;
+    }
+
+    @Override
+    public Config parseConfig(AdapterSettings settings) {
+        for (String key : settings.keys()) {
             if (!KEYS.contains(key)) {
-                throw new IllegalArgumentException("unknown key '" + key + "' (memory takes: capacity)");
+                throw settings.error(key, "unknown key '" + key + "' (memory takes: capacity)");
             }
         }
-        long capacity = body.containsKey("capacity") ? ConfigValues.bytes(body.get("capacity"), "capacity") : DEFAULT_CAPACITY;
+        long capacity = settings.getBytes("capacity");
         if (capacity <= 0) {
-            throw new IllegalArgumentException("capacity must be positive, got " + ConfigValues.toJson(body.get("capacity")));
+            throw settings.error("capacity", "capacity must be positive, got " + capacity);
         }
         return new Config(capacity);
     }
@@ -44,11 +49,5 @@ public final class MemoryAdapterProvider implements L2AdapterProvider<MemoryAdap
     @Override
     public L2Adapter create(Config config, AdapterContext context) {
         return new MemoryAdapter(context.instanceName(), config.capacity());
-    }
-
-    @Override
-    public String help() {
-        return "memory: an in-process tier bounded by 'capacity' (a byte size, default 1 GiB), "
-                + "evicting the least recently used unlocked objects. Its contents end with the process.";
     }
 }

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.codahale.metrics.MetricRegistry;
 import io.kvtier.host.L1Arena;
+import io.kvtier.hostlib.DeclaredSettings;
 import io.kvtier.spi.AdapterContext;
+import io.kvtier.spi.ConfigurationException;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
@@ -35,8 +37,12 @@ class MemoryAdapterTest {
     }
 
     private L2Adapter create(String name, String capacity) {
-        return provider.create(provider.parseConfig(Map.of("type", "memory", "capacity", capacity)),
+        return provider.create(parse(Map.of("type", "memory", "capacity", capacity)),
                 new AdapterContext(name, Optional.empty(), new MetricRegistry(), "kvtier.adapter." + name));
+    }
+
+    private MemoryAdapterProvider.Config parse(Map<String, Object> body) {
+        return provider.parseConfig(DeclaredSettings.fromMap(provider, body, "test"));
     }
 
     private static ObjectKey key(int i) {
@@ -223,12 +229,13 @@ class MemoryAdapterTest {
 
     @Test
     void configErrorsNameTheKeyAndValue() {
-        assertThatThrownBy(() -> provider.parseConfig(Map.of("type", "memory", "capacity", "big")))
-                .hasMessageContaining("capacity").hasMessageContaining("\"big\"");
-        assertThatThrownBy(() -> provider.parseConfig(Map.of("type", "memory", "capacity", 0)))
-                .hasMessage("capacity must be positive, got 0");
-        assertThatThrownBy(() -> provider.parseConfig(Map.of("type", "memory", "capacty", 1)))
-                .hasMessage("unknown key 'capacty' (memory takes: capacity)");
-        assertThat(provider.parseConfig(Map.of("type", "memory")).capacity()).isEqualTo(1L << 30);
+        assertThatThrownBy(() -> parse(Map.of("type", "memory", "capacity", "big")))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessage("test ('memory'): Invalid value at 'capacity': No number in size-in-bytes value 'big'");
+        assertThatThrownBy(() -> parse(Map.of("type", "memory", "capacity", 0)))
+                .hasMessage("test ('memory'): capacity must be positive, got 0");
+        assertThatThrownBy(() -> parse(Map.of("type", "memory", "capacty", 1)))
+                .hasMessage("test ('memory'): unknown key 'capacty' (memory takes: capacity)");
+        assertThat(parse(Map.of("type", "memory")).capacity()).isEqualTo(1L << 30);
     }
 }

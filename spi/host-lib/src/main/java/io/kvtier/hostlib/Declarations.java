@@ -1,0 +1,174 @@
+package io.kvtier.hostlib;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigSyntax;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import io.kvtier.spi.L2AdapterProvider;
+import io.kvtier.toolkit.Json;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Reads adapter declarations: HOCON files with a {@code kvtier.l2.adapters} list, then repeatable
+ * {@code --l2-adapter '<JSON>'} flags. Every value keeps its origin, so every error names the
+ * file and line, or the flag and column, of the offending key.
+ */
+public final class Declarations {
+    public static final String ADAPTERS_PATH = "kvtier.l2.adapters";
+
+    /**
+     * A declaration body before names are assigned.
+     *
+     * @param source   where the declaration starts: {@code file:line} or {@code --l2-adapter #i}
+     * @param flag     for a {@code --l2-adapter} flag, its name ({@code --l2-adapter #i}); otherwise null
+     * @param flagText for a flag, the JSON text the user typed, where error columns are counted
+     */
+    public record Entry(ConfigObject body, String source, String flag, String flagText) {}
+
+    private Declarations() {}
+
+    /** Entries of one HOCON file, in order. Substitutions resolve against the environment. */
+    public static List<Entry> fromHoconFile(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new DeclarationException(file.toString(), "no such file");
+        }
+        String name = file.toString();
+        return fromConfig(parse(() -> ConfigFactory.parseFile(file.toFile(), strict()), name), name);
+    }
+
+    /** Entries of HOCON text; {@code name} stands for its file in messages. */
+    public static List<Entry> fromHoconString(String text, String name) {
+        return fromConfig(parse(() -> ConfigFactory.parseString(text, strict().setOriginDescription(name)), name), name);
+    }
+
+    private static ConfigParseOptions strict() {
+        return ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false);
+    }
+
+    private static Config parse(Supplier<Config> parse, String name) {
+        try {
+            return parse.get().resolve();
+        } catch (ConfigException e) {
+            throw new DeclarationException(e.origin() == null ? name : Origins.where(e.origin()), Origins.problem(e), e);
+        }
+    }
+
+    private static List<Entry> fromConfig(Config config, String name) {
+        if (!config.hasPathOrNull(ADAPTERS_PATH)) {
+            throw new DeclarationException(name, "missing list '" + ADAPTERS_PATH + "'");
+        }
+        ConfigValue list = config.getValue(ADAPTERS_PATH);
+        if (list.valueType() != ConfigValueType.LIST) {
+            throw new DeclarationException(Origins.where(list.origin()),
+                    "'" + ADAPTERS_PATH + "' must be a list, got " + Json.typeName(list.unwrapped()));
+        }
+        List<Entry> entries = new ArrayList<>();
+        for (ConfigValue item : config.getList(ADAPTERS_PATH)) {
+            String source = Origins.where(item.origin());
+            if (item.valueType() != ConfigValueType.OBJECT) {
+                throw new DeclarationException(source, "expected an object, got " + Json.typeName(item.unwrapped()));
+            }
+            entries.add(new Entry((ConfigObject) item, source, null, null));
+        }
+        return entries;
+    }
+
+    /** Entries of {@code --l2-adapter} flags, numbered from 1 in messages. */
+    public static List<Entry> fromJsonFlags(List<String> flags) {
+        List<Entry> entries = new ArrayList<>();
+        for (int i = 0; i < flags.size(); i++) {
+            String flag = "--l2-adapter #" + (i + 1);
+            entries.add(new Entry(parseJsonObject(flags.get(i), flag), flag, flag, flags.get(i)));
+        }
+        return entries;
+    }
+
+    /** The flag's own text is parsed, so Typesafe's line numbers count the user's lines. */
+    private static ConfigObject parseJsonObject(String json, String flag) {
+        String trimmed = json.strip();
+        if (!trimmed.startsWith("{")) {
+            throw new DeclarationException(flag, "expected a JSON object, got " + jsonTypeOf(trimmed));
+        }
+        try {
+            return ConfigFactory.parseString(json,
+                    ConfigParseOptions.defaults().setSyntax(ConfigSyntax.JSON).setOriginDescription(flag)).root();
+        } catch (ConfigException e) {
+            throw new DeclarationException("Invalid JSON for " + flag + Origins.syntaxErrorIn(json, e), Origins.problem(e), e);
+        }
+    }
+
+    /** The JSON type a non-object value would have, by its first character. */
+    private static String jsonTypeOf(String text) {
+        if (text.startsWith("[")) {
+            return "array";
+        } else if (text.startsWith("\"")) {
+            return "string";
+        } else if (text.equals("true") || text.equals("false")) {
+            return "boolean";
+        } else if (text.equals("null")) {
+            return "null";
+        } else if (!text.isEmpty() && (Character.isDigit(text.charAt(0)) || text.charAt(0) == '-')) {
+            return "number";
+        }
+        return "no JSON value: '" + text + "'";
+    }
+
+    /**
+     * Assigns names ({@code <type>-<index>} by default, 0-based over all entries), checks
+     * {@code type} and {@code name}, and strips {@code name} from each body.
+     */
+    public static List<AdapterDeclaration> resolve(List<Entry> entries) {
+        List<AdapterDeclaration> declarations = new ArrayList<>();
+        Map<String, String> seen = new HashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            Entry entry = entries.get(i);
+            DeclaredSettings located = new DeclaredSettings("", entry.body(), entry.flag(), entry.flagText());
+            if (!entry.body().containsKey("type")) {
+                throw new DeclarationException(entry.source(), "missing 'type' field");
+            }
+            Object type = entry.body().get("type").unwrapped();
+            if (!(type instanceof String typeName) || typeName.isEmpty()) {
+                throw new DeclarationException(located.locate(List.of("type")),
+                        "'type' must be a non-empty string, got " + Json.render(type));
+            }
+            String name = typeName + "-" + i;
+            if (entry.body().containsKey("name")) {
+                Object declared = entry.body().get("name").unwrapped();
+                if (!(declared instanceof String s) || s.isBlank()) {
+                    throw new DeclarationException(located.locate(List.of("name")),
+                            "'name' must be a non-empty string, got " + Json.render(declared));
+                }
+                name = s;
+            }
+            String first = seen.putIfAbsent(name, entry.source());
+            if (first != null) {
+                throw new DeclarationException(entry.source(),
+                        "duplicate adapter name '" + name + "' (first declared at " + first + ")");
+            }
+            declarations.add(AdapterDeclaration.of(name, typeName, entry));
+        }
+        return declarations;
+    }
+
+    /** Parses every declaration with its provider. */
+    public static List<ConfiguredAdapter<?>> configure(L2AdapterRegistry registry, List<AdapterDeclaration> declarations) {
+        List<ConfiguredAdapter<?>> configured = new ArrayList<>();
+        for (AdapterDeclaration declaration : declarations) {
+            L2AdapterProvider<?> provider = registry.find(declaration.type()).orElseThrow(() -> new DeclarationException(
+                    declaration.source(), "unknown adapter type '" + declaration.type() + "'. Known: "
+                            + registry.knownTypes()));
+            configured.add(ConfiguredAdapter.parse(declaration, provider, registry.reference(declaration.type())));
+        }
+        return configured;
+    }
+}
