@@ -28,6 +28,11 @@
 
 enum { EXIT_PASSED = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
+// Where the result goes: the original stdout. Mooncake's RPC layer (yalantinglibs' easylog)
+// logs its warnings and errors to std::cout, so file descriptor 1 is pointed at stderr to
+// keep the one JSON line (and the node's "ready") parseable.
+static FILE *out;
+
 // The Java host's slice alignment (L1Arena.DEFAULT_ALIGNMENT): every chunk starts on a page.
 #define ALIGNMENT 4096u
 // LMCache's wire key: model@<kv rank %08x>@<group %x>@<chunk hash hex>.
@@ -337,7 +342,7 @@ static double gb_per_s(const options *o, int64_t nanos) {
 static double r3(double v) { return (double)(int64_t)(v * 1000 + 0.5) / 1000; }
 
 static void print_json(const options *o, const pass_report *passes, uint64_t errors, bool passed) {
-    printf("{\"instances\":[{\"name\":\"raw\",\"type\":\"mooncake_c\",\"chunks\":%" PRIu64
+    fprintf(out, "{\"instances\":[{\"name\":\"raw\",\"type\":\"mooncake_c\",\"chunks\":%" PRIu64
            ",\"chunk_bytes\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"batch\":%" PRIu64 ",\"in_flight\":%" PRIu64
            ",\"passes\":[",
            o->chunks, o->chunk_size, o->chunks * o->chunk_size, o->batch, o->in_flight);
@@ -345,46 +350,46 @@ static void print_json(const options *o, const pass_report *passes, uint64_t err
         const pass_report *r = &passes[p];
         const phase_stats *st = &r->phase[STORE], *lu = &r->phase[LOOKUP], *ld = &r->phase[LOAD],
                           *de = &r->phase[DELETE], *rc = &r->phase[RECHECK];
-        printf("%s{\"pass\":%" PRIu64 ",\"cold\":%s", p ? "," : "", p + 1, p == 0 ? "true" : "false");
-        printf(",\"store\":{\"gb_per_s\":%.3f,\"stored\":%" PRIu64 ",\"errors\":%" PRIu64
+        fprintf(out, "%s{\"pass\":%" PRIu64 ",\"cold\":%s", p ? "," : "", p + 1, p == 0 ? "true" : "false");
+        fprintf(out, ",\"store\":{\"gb_per_s\":%.3f,\"stored\":%" PRIu64 ",\"errors\":%" PRIu64
                ",\"p50_ms\":%.3f,\"p99_ms\":%.3f}",
                r3(gb_per_s(o, st->nanos)), st->ok, st->err, r3(st->p50_ms), r3(st->p99_ms));
-        printf(",\"lookup\":{\"hits\":%" PRIu64 ",\"misses\":%" PRIu64 ",\"errors\":%" PRIu64
+        fprintf(out, ",\"lookup\":{\"hits\":%" PRIu64 ",\"misses\":%" PRIu64 ",\"errors\":%" PRIu64
                ",\"unexpected\":%" PRIu64 ",\"p50_ms\":%.3f,\"p99_ms\":%.3f}",
                lu->ok, lu->miss, lu->err, lu->unexpected, r3(lu->p50_ms), r3(lu->p99_ms));
-        printf(",\"load\":{\"gb_per_s\":%.3f,\"verified\":%" PRIu64 ",\"corrupted\":%" PRIu64
+        fprintf(out, ",\"load\":{\"gb_per_s\":%.3f,\"verified\":%" PRIu64 ",\"corrupted\":%" PRIu64
                ",\"not_loaded\":%" PRIu64 ",\"p50_ms\":%.3f,\"p99_ms\":%.3f}",
                r3(gb_per_s(o, ld->nanos)), ld->ok, ld->corrupted, ld->err, r3(ld->p50_ms), r3(ld->p99_ms));
-        printf(",\"delete\":{\"deleted\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"survived\":%" PRIu64
+        fprintf(out, ",\"delete\":{\"deleted\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"survived\":%" PRIu64
                ",\"p50_ms\":%.3f,\"p99_ms\":%.3f}",
                de->ok, de->err, rc->ok, r3(de->p50_ms), r3(de->p99_ms));
-        printf(",\"errors\":%" PRIu64 ",\"passed\":%s}", r->errors, r->passed ? "true" : "false");
+        fprintf(out, ",\"errors\":%" PRIu64 ",\"passed\":%s}", r->errors, r->passed ? "true" : "false");
     }
-    printf("],\"errors\":%" PRIu64 ",\"passed\":%s}],\"passed\":%s}\n", errors, passed ? "true" : "false",
+    fprintf(out, "],\"errors\":%" PRIu64 ",\"passed\":%s}],\"passed\":%s}\n", errors, passed ? "true" : "false",
            passed ? "true" : "false");
 }
 
 static void print_text(const options *o, const pass_report *passes) {
-    printf("raw (mooncake_c): %" PRIu64 " chunks x %" PRIu64 " bytes = %.1f MiB, batch %" PRIu64
+    fprintf(out, "raw (mooncake_c): %" PRIu64 " chunks x %" PRIu64 " bytes = %.1f MiB, batch %" PRIu64
            ", in flight %" PRIu64 "\n",
            o->chunks, o->chunk_size, o->chunks * o->chunk_size / (1024.0 * 1024.0), o->batch, o->in_flight);
     for (uint64_t p = 0; p < o->passes; p++) {
         const pass_report *r = &passes[p];
         const phase_stats *st = &r->phase[STORE], *lu = &r->phase[LOOKUP], *ld = &r->phase[LOAD],
                           *de = &r->phase[DELETE], *rc = &r->phase[RECHECK];
-        printf("pass %" PRIu64 "%s\n", p + 1, p == 0 ? " (cold)" : "");
-        printf("  store   %7.2f GB/s  stored %" PRIu64 "  errors %" PRIu64 "  p50 %.3f ms  p99 %.3f ms\n",
+        fprintf(out, "pass %" PRIu64 "%s\n", p + 1, p == 0 ? " (cold)" : "");
+        fprintf(out, "  store   %7.2f GB/s  stored %" PRIu64 "  errors %" PRIu64 "  p50 %.3f ms  p99 %.3f ms\n",
                gb_per_s(o, st->nanos), st->ok, st->err, st->p50_ms, st->p99_ms);
-        printf("  lookup  hits %" PRIu64 "  misses %" PRIu64 "  errors %" PRIu64 "  unexpected %" PRIu64
+        fprintf(out, "  lookup  hits %" PRIu64 "  misses %" PRIu64 "  errors %" PRIu64 "  unexpected %" PRIu64
                "  p50 %.3f ms  p99 %.3f ms\n",
                lu->ok, lu->miss, lu->err, lu->unexpected, lu->p50_ms, lu->p99_ms);
-        printf("  load    %7.2f GB/s  verified %" PRIu64 "  corrupted %" PRIu64 "  not loaded %" PRIu64
+        fprintf(out, "  load    %7.2f GB/s  verified %" PRIu64 "  corrupted %" PRIu64 "  not loaded %" PRIu64
                "  p50 %.3f ms  p99 %.3f ms\n",
                gb_per_s(o, ld->nanos), ld->ok, ld->corrupted, ld->err, ld->p50_ms, ld->p99_ms);
-        printf("  delete  deleted %" PRIu64 "  errors %" PRIu64 "  still found after delete %" PRIu64
+        fprintf(out, "  delete  deleted %" PRIu64 "  errors %" PRIu64 "  still found after delete %" PRIu64
                "  p50 %.3f ms  p99 %.3f ms\n",
                de->ok, de->err, rc->ok, de->p50_ms, de->p99_ms);
-        printf("  %s: %" PRIu64 " errors\n", r->passed ? "PASSED" : "FAILED", r->errors);
+        fprintf(out, "  %s: %" PRIu64 " errors\n", r->passed ? "PASSED" : "FAILED", r->errors);
     }
 }
 
@@ -412,8 +417,8 @@ static mooncake_store_t connect_client(const options *o, uint64_t local_buffer) 
 static int node(const options *o) {
     mooncake_store_t store = connect_client(o, NODE_LOCAL_BUFFER);
     if (!store) return EXIT_RUNTIME;
-    printf("ready\n");
-    fflush(stdout);
+    fprintf(out, "ready\n");
+    fflush(out);
     char buf[256];
     for (;;) {
         ssize_t got = read(STDIN_FILENO, buf, sizeof buf);
@@ -531,7 +536,7 @@ static int run(const options *o) {
 
     if (o->json) print_json(o, passes, errors, all_passed);
     else print_text(o, passes);
-    fflush(stdout);
+    fflush(out);
     status = all_passed ? EXIT_PASSED : EXIT_RUNTIME;
 
     if (!o->no_register) {
@@ -559,5 +564,11 @@ int main(int argc, char **argv) {
     options o;
     int rc = parse_options(argc, argv, &o);
     if (rc != EXIT_PASSED) return rc;
+    int fd = dup(STDOUT_FILENO);
+    out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!out || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        perror("kvtier_raw_bench: cannot set stdout aside");
+        return EXIT_RUNTIME;
+    }
     return o.node ? node(&o) : run(&o);
 }
