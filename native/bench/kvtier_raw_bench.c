@@ -1,0 +1,574 @@
+// kvtier_raw_bench: the "raw baseline". It runs the workload of the Java host's `kvtier run`
+// (store, lookup, load + verify, delete, recheck) straight over Mooncake's own C ABI
+// (store_c.h), the way a user would without kvtier: W threads each calling the synchronous
+// batch functions, so the two can be compared side by side.
+//
+//   kvtier_raw_bench run  --master HOST:PORT [--chunks N] [--chunk-size B] [--batch K]
+//                         [--in-flight W] [--passes P] [--segment B] [--local-buffer B]
+//                         [--no-register] [--json]
+//   kvtier_raw_bench node --master HOST:PORT [--segment B]
+//
+// Exit status: 0 every pass passed (node: stdin reached EOF), 1 runtime failure, 2 usage error.
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "store_c.h"
+
+enum { EXIT_PASSED = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
+
+// Where the result goes: the original stdout. Mooncake's RPC layer (yalantinglibs' easylog)
+// logs its warnings and errors to std::cout, so file descriptor 1 is pointed at stderr to
+// keep the one JSON line (and the node's "ready") parseable.
+static FILE *out;
+
+// The Java host's slice alignment (L1Arena.DEFAULT_ALIGNMENT): every chunk starts on a page.
+#define ALIGNMENT 4096u
+// LMCache's wire key: model@<kv rank %08x>@<group %x>@<chunk hash hex>.
+#define KEY_PREFIX "kvtier-raw@00000000@0@"
+#define KEY_SIZE (sizeof(KEY_PREFIX) - 1 + 32 + 1)
+#define NODE_LOCAL_BUFFER (16u << 20)
+
+static const char *const USAGE =
+    "usage: kvtier_raw_bench run --master HOST:PORT [--chunks N] [--chunk-size BYTES] [--batch K] "
+    "[--in-flight W] [--passes P] [--segment BYTES] [--local-buffer BYTES] [--no-register] [--json]"
+    " | kvtier_raw_bench node --master HOST:PORT [--segment BYTES]";
+
+typedef struct {
+    bool node;
+    const char *master;
+    uint64_t chunks, chunk_size, batch, in_flight, passes, segment, local_buffer;
+    bool json, no_register;
+} options;
+
+typedef enum { STORE, LOOKUP, LOAD, DELETE, RECHECK, PHASES } phase_id;
+static const char *const PHASE_NAMES[PHASES] = {"store", "lookup", "load", "delete", "recheck"};
+
+// One batch's outcome. The counters mean, per phase: store ok=stored; lookup ok=hits,
+// miss=misses; load ok=verified, err=not loaded; delete ok=deleted; recheck ok=survived.
+typedef struct {
+    int64_t start_ns, end_ns;
+    uint64_t ok, miss, err, unexpected, corrupted;
+    int first_error;  // first Mooncake code other than success, 0 if none
+} batch_result;
+
+typedef struct {
+    uint64_t ok, miss, err, unexpected, corrupted;
+    int first_error;
+    int64_t nanos;
+    double p50_ms, p99_ms;
+} phase_stats;
+
+typedef struct {
+    phase_stats phase[PHASES];
+    uint64_t errors;
+    bool passed;
+} pass_report;
+
+typedef struct context context;
+
+// Per-thread argument arrays, allocated once so no batch pays for them.
+typedef struct {
+    context *ctx;
+    const char **keys;
+    void **buffers;
+    size_t *sizes;
+    int *codes;
+    int64_t *lengths;
+} worker;
+
+struct context {
+    const options *o;
+    mooncake_store_t store;
+    unsigned char *src, *dst;
+    size_t stride;
+    uint64_t batches;
+    char *keys;  // chunks + batches keys of KEY_SIZE: the stored ones, then one never stored per batch
+    phase_id phase;
+    atomic_uint_fast64_t next_batch;
+    batch_result *results;
+    pthread_barrier_t start, done;  // the workers and the main thread
+};
+
+static int64_t now_ns(clockid_t clock) {
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int usage_error(const char *what, const char *arg) {
+    fprintf(stderr, "kvtier_raw_bench: %s%s%s (%s)\n", what, arg ? ": " : "", arg ? arg : "", USAGE);
+    return EXIT_USAGE;
+}
+
+static bool parse_u64(const char *s, uint64_t *out) {
+    if (*s < '0' || *s > '9') return false;  // strtoull would accept "-1" and " 1"
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0') return false;
+    *out = v;
+    return true;
+}
+
+static int parse_options(int argc, char **argv, options *o) {
+    *o = (options){.chunks = 256, .chunk_size = 1048576, .batch = 16, .in_flight = 4, .passes = 1,
+                   .segment = 1073741824, .local_buffer = 268435456};
+    if (argc < 2) return usage_error("no mode given", NULL);
+    if (strcmp(argv[1], "node") == 0) {
+        o->node = true;
+    } else if (strcmp(argv[1], "run") != 0) {
+        return usage_error("unknown mode", argv[1]);
+    }
+    static const struct option longopts[] = {
+        {"master", required_argument, 0, 'm'},   {"segment", required_argument, 0, 's'},
+        {"chunks", required_argument, 0, 'n'},   {"chunk-size", required_argument, 0, 'c'},
+        {"batch", required_argument, 0, 'k'},    {"in-flight", required_argument, 0, 'w'},
+        {"passes", required_argument, 0, 'p'},   {"local-buffer", required_argument, 0, 'l'},
+        {"no-register", no_argument, 0, 'r'},    {"json", no_argument, 0, 'j'},
+        {0, 0, 0, 0}};
+    opterr = 0;
+    optind = 1;  // argv + 1: the mode plays argv[0]
+    int opt, index;
+    while ((opt = getopt_long(argc - 1, argv + 1, "", longopts, &index)) != -1) {
+        if (opt == '?') return usage_error("unknown option or missing value", argv[optind]);
+        if (o->node && opt != 'm' && opt != 's')
+            return usage_error("option not valid for node", longopts[index].name);
+        uint64_t *target = NULL;
+        switch (opt) {
+            case 'm': o->master = optarg; break;
+            case 's': target = &o->segment; break;
+            case 'n': target = &o->chunks; break;
+            case 'c': target = &o->chunk_size; break;
+            case 'k': target = &o->batch; break;
+            case 'w': target = &o->in_flight; break;
+            case 'p': target = &o->passes; break;
+            case 'l': target = &o->local_buffer; break;
+            case 'r': o->no_register = true; break;
+            case 'j': o->json = true; break;
+        }
+        if (target && !parse_u64(optarg, target)) return usage_error("not a number", optarg);
+    }
+    if (optind < argc - 1) return usage_error("unexpected argument", argv[optind + 1]);
+    if (!o->master || !*o->master) return usage_error("--master HOST:PORT is required", NULL);
+    if (o->chunks == 0 || o->chunk_size == 0 || o->batch == 0 || o->in_flight == 0 || o->passes == 0)
+        return usage_error("--chunks, --chunk-size, --batch, --in-flight and --passes must be > 0", NULL);
+    if (o->chunks > (1u << 30) || o->chunk_size > ((uint64_t)1 << 46) / o->chunks || o->passes > 1000000)
+        return usage_error("--chunks x --chunk-size or --passes is too large", NULL);
+    return EXIT_PASSED;
+}
+
+// Java's SplittableRandom(seed).nextLong()/nextInt(), written big-endian as ByteBuffer.putLong
+// does, so a chunk holds the same bytes as the Java host's chunk with the same seed.
+static uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static uint32_t mix32(uint64_t z) {
+    z = (z ^ (z >> 33)) * 0x62a9d9ed799705f5ULL;
+    return (uint32_t)(((z ^ (z >> 28)) * 0xcb24d0a5c88c35b3ULL) >> 32);
+}
+
+static void fill(unsigned char *p, size_t n, uint64_t seed) {
+    const uint64_t gamma = 0x9e3779b97f4a7c15ULL;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v = __builtin_bswap64(mix64(seed += gamma));
+        memcpy(p + i, &v, 8);
+    }
+    for (; i < n; i++) p[i] = (unsigned char)mix32(seed += gamma);
+}
+
+static const char *key_at(const context *c, uint64_t index) { return c->keys + index * KEY_SIZE; }
+
+static void note_error(batch_result *r, int code) {
+    r->err++;
+    if (r->first_error == 0) r->first_error = code;
+}
+
+static void run_batch(worker *w, uint64_t b) {
+    context *c = w->ctx;
+    const options *o = c->o;
+    batch_result *r = &c->results[b];
+    const uint64_t first = b * o->batch;
+    const size_t n = (size_t)(first + o->batch <= o->chunks ? o->batch : o->chunks - first);
+    unsigned char *region = c->phase == STORE ? c->src : c->dst;
+    for (size_t i = 0; i < n; i++) {
+        w->keys[i] = key_at(c, first + i);
+        w->buffers[i] = region + (first + i) * c->stride;
+        w->sizes[i] = o->chunk_size;
+    }
+    // No pins, one replica: what LMCache's mooncake_store adapter asks for by default.
+    const mooncake_replicate_config_t one_replica = {.replica_num = 1};
+    int rc = 0;
+
+    r->start_ns = now_ns(CLOCK_MONOTONIC);
+    switch (c->phase) {
+        case STORE:
+            rc = mooncake_store_batch_put_from(c->store, w->keys, w->buffers, w->sizes, n, &one_replica,
+                                               w->codes);
+            break;
+        case LOOKUP:
+            w->keys[n] = key_at(c, o->chunks + b);
+            rc = mooncake_store_batch_is_exist(c->store, w->keys, n + 1, w->codes);
+            break;
+        case LOAD:
+            rc = mooncake_store_batch_get_into(c->store, w->keys, w->buffers, w->sizes, n, w->lengths);
+            break;
+        case DELETE:
+            // force=1: the lookup and the load have just given every key a read lease (10 s by
+            // default, master's default_kv_lease_ttl), and a plain remove of a leased object
+            // fails with OBJECT_HAS_LEASE (-706). An evicting cache means "drop it now".
+            for (size_t i = 0; i < n; i++) w->codes[i] = mooncake_store_remove(c->store, w->keys[i], 1);
+            break;
+        case RECHECK:
+            rc = mooncake_store_batch_is_exist(c->store, w->keys, n, w->codes);
+            break;
+        default:
+            break;
+    }
+    r->end_ns = now_ns(CLOCK_MONOTONIC);
+
+    // A failed call (rc != 0: only for bad arguments or an exception) fails every key.
+    switch (c->phase) {
+        case STORE:
+        case DELETE:
+            for (size_t i = 0; i < n; i++) {
+                int code = rc != 0 ? rc : w->codes[i];
+                if (code == 0) r->ok++; else note_error(r, code);
+            }
+            break;
+        case LOOKUP:  // 1 found, 0 not found, < 0 a Mooncake error; the last key was never stored
+            for (size_t i = 0; i <= n; i++) {
+                int code = rc != 0 ? rc : w->codes[i];
+                if (code == 1) r->ok++;
+                else if (code == 0) r->miss++;
+                else note_error(r, code);
+                if (code != (i < n ? 1 : 0)) r->unexpected++;
+            }
+            break;
+        case LOAD:  // the bytes read, or < 0 a Mooncake error
+            // Verified after the batch's end time but before the worker takes its next batch,
+            // as the Java host checks on completion: in the phase's time, not the latency.
+            for (size_t i = 0; i < n; i++) {
+                int64_t got = rc != 0 ? rc : w->lengths[i];
+                if (got < 0) note_error(r, (int)got);
+                else if ((uint64_t)got == o->chunk_size &&
+                         memcmp(w->buffers[i], c->src + (first + i) * c->stride, o->chunk_size) == 0)
+                    r->ok++;
+                else r->corrupted++;
+            }
+            break;
+        case RECHECK:  // anything but "not found" means the delete did not take
+            for (size_t i = 0; i < n; i++) {
+                int code = rc != 0 ? rc : w->codes[i];
+                if (code != 0) r->ok++;
+                if (code < 0 && r->first_error == 0) r->first_error = code;
+            }
+            break;
+        default:
+            break;
+    }
+}
+
+// One pool for the whole run, as a user would keep it (Mooncake's client may cache per-thread
+// state); the barriers release it into a phase and collect it at the end.
+static void *work(void *arg) {
+    worker *w = arg;
+    context *c = w->ctx;
+    for (;;) {
+        pthread_barrier_wait(&c->start);
+        if (c->phase == PHASES) return NULL;
+        uint64_t b;
+        while ((b = atomic_fetch_add(&c->next_batch, 1)) < c->batches) run_batch(w, b);
+        pthread_barrier_wait(&c->done);
+    }
+}
+
+static int compare_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+// Nearest rank, as the Java host's Latencies: the ceil(p/100 * n)-th smallest.
+static double percentile_ms(const int64_t *sorted, uint64_t n, unsigned p) {
+    uint64_t rank = (p * n + 99) / 100;
+    return sorted[rank > 0 ? rank - 1 : 0] / 1e6;
+}
+
+static void run_phase(context *c, phase_id phase, phase_stats *s, int64_t *scratch) {
+    c->phase = phase;
+    atomic_store(&c->next_batch, 0);
+    memset(c->results, 0, c->batches * sizeof *c->results);
+    pthread_barrier_wait(&c->start);
+    pthread_barrier_wait(&c->done);
+
+    // The phase runs from the first batch's submit to the last batch's completion.
+    *s = (phase_stats){0};
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    for (uint64_t b = 0; b < c->batches; b++) {
+        const batch_result *r = &c->results[b];
+        s->ok += r->ok; s->miss += r->miss; s->err += r->err;
+        s->unexpected += r->unexpected; s->corrupted += r->corrupted;
+        if (s->first_error == 0) s->first_error = r->first_error;
+        if (r->start_ns < first) first = r->start_ns;
+        if (r->end_ns > last) last = r->end_ns;
+        scratch[b] = r->end_ns - r->start_ns;
+    }
+    s->nanos = last - first;
+    qsort(scratch, c->batches, sizeof *scratch, compare_i64);
+    s->p50_ms = percentile_ms(scratch, c->batches, 50);
+    s->p99_ms = percentile_ms(scratch, c->batches, 99);
+}
+
+static double gb_per_s(const options *o, int64_t nanos) {
+    return nanos > 0 ? (double)(o->chunks * o->chunk_size) / (double)nanos : 0;
+}
+
+// As the Java host rounds (Math.round); every value here is >= 0.
+static double r3(double v) { return (double)(int64_t)(v * 1000 + 0.5) / 1000; }
+
+static void print_json(const options *o, const pass_report *passes, uint64_t errors, bool passed) {
+    fprintf(out, "{\"instances\":[{\"name\":\"raw\",\"type\":\"mooncake_c\",\"chunks\":%" PRIu64
+           ",\"chunk_bytes\":%" PRIu64 ",\"bytes\":%" PRIu64 ",\"batch\":%" PRIu64 ",\"in_flight\":%" PRIu64
+           ",\"passes\":[",
+           o->chunks, o->chunk_size, o->chunks * o->chunk_size, o->batch, o->in_flight);
+    for (uint64_t p = 0; p < o->passes; p++) {
+        const pass_report *r = &passes[p];
+        const phase_stats *st = &r->phase[STORE], *lu = &r->phase[LOOKUP], *ld = &r->phase[LOAD],
+                          *de = &r->phase[DELETE], *rc = &r->phase[RECHECK];
+        fprintf(out, "%s{\"pass\":%" PRIu64 ",\"cold\":%s", p ? "," : "", p + 1, p == 0 ? "true" : "false");
+        fprintf(out, ",\"store\":{\"gb_per_s\":%.3f,\"stored\":%" PRIu64 ",\"errors\":%" PRIu64
+               ",\"p50_ms\":%.3f,\"p99_ms\":%.3f}",
+               r3(gb_per_s(o, st->nanos)), st->ok, st->err, r3(st->p50_ms), r3(st->p99_ms));
+        fprintf(out, ",\"lookup\":{\"hits\":%" PRIu64 ",\"misses\":%" PRIu64 ",\"errors\":%" PRIu64
+               ",\"unexpected\":%" PRIu64 ",\"p50_ms\":%.3f,\"p99_ms\":%.3f}",
+               lu->ok, lu->miss, lu->err, lu->unexpected, r3(lu->p50_ms), r3(lu->p99_ms));
+        fprintf(out, ",\"load\":{\"gb_per_s\":%.3f,\"verified\":%" PRIu64 ",\"corrupted\":%" PRIu64
+               ",\"not_loaded\":%" PRIu64 ",\"p50_ms\":%.3f,\"p99_ms\":%.3f}",
+               r3(gb_per_s(o, ld->nanos)), ld->ok, ld->corrupted, ld->err, r3(ld->p50_ms), r3(ld->p99_ms));
+        fprintf(out, ",\"delete\":{\"deleted\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"survived\":%" PRIu64
+               ",\"p50_ms\":%.3f,\"p99_ms\":%.3f}",
+               de->ok, de->err, rc->ok, r3(de->p50_ms), r3(de->p99_ms));
+        fprintf(out, ",\"errors\":%" PRIu64 ",\"passed\":%s}", r->errors, r->passed ? "true" : "false");
+    }
+    fprintf(out, "],\"errors\":%" PRIu64 ",\"passed\":%s}],\"passed\":%s}\n", errors, passed ? "true" : "false",
+           passed ? "true" : "false");
+}
+
+static void print_text(const options *o, const pass_report *passes) {
+    fprintf(out, "raw (mooncake_c): %" PRIu64 " chunks x %" PRIu64 " bytes = %.1f MiB, batch %" PRIu64
+           ", in flight %" PRIu64 "\n",
+           o->chunks, o->chunk_size, o->chunks * o->chunk_size / (1024.0 * 1024.0), o->batch, o->in_flight);
+    for (uint64_t p = 0; p < o->passes; p++) {
+        const pass_report *r = &passes[p];
+        const phase_stats *st = &r->phase[STORE], *lu = &r->phase[LOOKUP], *ld = &r->phase[LOAD],
+                          *de = &r->phase[DELETE], *rc = &r->phase[RECHECK];
+        fprintf(out, "pass %" PRIu64 "%s\n", p + 1, p == 0 ? " (cold)" : "");
+        fprintf(out, "  store   %7.2f GB/s  stored %" PRIu64 "  errors %" PRIu64 "  p50 %.3f ms  p99 %.3f ms\n",
+               gb_per_s(o, st->nanos), st->ok, st->err, st->p50_ms, st->p99_ms);
+        fprintf(out, "  lookup  hits %" PRIu64 "  misses %" PRIu64 "  errors %" PRIu64 "  unexpected %" PRIu64
+               "  p50 %.3f ms  p99 %.3f ms\n",
+               lu->ok, lu->miss, lu->err, lu->unexpected, lu->p50_ms, lu->p99_ms);
+        fprintf(out, "  load    %7.2f GB/s  verified %" PRIu64 "  corrupted %" PRIu64 "  not loaded %" PRIu64
+               "  p50 %.3f ms  p99 %.3f ms\n",
+               gb_per_s(o, ld->nanos), ld->ok, ld->corrupted, ld->err, ld->p50_ms, ld->p99_ms);
+        fprintf(out, "  delete  deleted %" PRIu64 "  errors %" PRIu64 "  still found after delete %" PRIu64
+               "  p50 %.3f ms  p99 %.3f ms\n",
+               de->ok, de->err, rc->ok, de->p50_ms, de->p99_ms);
+        fprintf(out, "  %s: %" PRIu64 " errors\n", r->passed ? "PASSED" : "FAILED", r->errors);
+    }
+}
+
+static mooncake_store_t connect_client(const options *o, uint64_t local_buffer) {
+    mooncake_store_t store = mooncake_store_create();
+    if (!store) {
+        fprintf(stderr, "kvtier_raw_bench: mooncake_store_create failed\n");
+        return NULL;
+    }
+    int rc = mooncake_store_setup(store, "127.0.0.1", "P2PHANDSHAKE", o->segment, local_buffer, "tcp", "",
+                                  o->master);
+    if (rc != 0) {
+        fprintf(stderr, "kvtier_raw_bench: mooncake_store_setup with master %s failed: Mooncake code %d\n",
+                o->master, rc);
+        mooncake_store_destroy(store);
+        return NULL;
+    }
+    return store;
+}
+
+// The storage node of the "remote" topology: contributes its segment until stdin reaches EOF.
+// SIGTERM/SIGINT/SIGHUP are not ours to handle: mooncake_store_create starts Mooncake's own
+// signal thread (outside Python), which blocks them everywhere else, tears the client down
+// (unmounting the segment) and re-raises, so they end the node by the signal, not with 0.
+static int node(const options *o) {
+    mooncake_store_t store = connect_client(o, NODE_LOCAL_BUFFER);
+    if (!store) return EXIT_RUNTIME;
+    fprintf(out, "ready\n");
+    fflush(out);
+    char buf[256];
+    for (;;) {
+        ssize_t got = read(STDIN_FILENO, buf, sizeof buf);
+        if (got == 0 || (got < 0 && errno != EINTR)) break;
+    }
+    mooncake_store_destroy(store);
+    return EXIT_PASSED;
+}
+
+static void *map_region(size_t bytes) {
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static int run(const options *o) {
+    context c = {.o = o};
+    c.stride = (size_t)((o->chunk_size + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT);
+    c.batches = (o->chunks + o->batch - 1) / o->batch;
+    const size_t region = (size_t)o->chunks * c.stride;
+    const uint64_t nworkers = o->in_flight < c.batches ? o->in_flight : c.batches;
+    const size_t slots = (size_t)(o->batch < o->chunks ? o->batch : o->chunks) + 1;
+
+    c.src = map_region(region);
+    c.dst = map_region(region);
+    c.keys = malloc((o->chunks + c.batches) * KEY_SIZE);
+    c.results = calloc(c.batches, sizeof *c.results);
+    int64_t *scratch = calloc(c.batches, sizeof *scratch);
+    pass_report *passes = calloc(o->passes, sizeof *passes);
+    worker *workers = calloc(nworkers, sizeof *workers);
+    pthread_t *threads = calloc(nworkers, sizeof *threads);
+    bool ok = c.src && c.dst && c.keys && c.results && scratch && passes && workers && threads;
+    for (uint64_t t = 0; ok && t < nworkers; t++) {
+        worker *w = &workers[t];
+        w->ctx = &c;
+        w->keys = calloc(slots, sizeof *w->keys);
+        w->buffers = calloc(slots, sizeof *w->buffers);
+        w->sizes = calloc(slots, sizeof *w->sizes);
+        w->codes = calloc(slots, sizeof *w->codes);
+        w->lengths = calloc(slots, sizeof *w->lengths);
+        ok = w->keys && w->buffers && w->sizes && w->codes && w->lengths;
+    }
+    int status = EXIT_RUNTIME;
+    if (!ok) {
+        fprintf(stderr, "kvtier_raw_bench: cannot allocate 2 x %zu bytes of chunks\n", region);
+        goto out;
+    }
+
+    c.store = connect_client(o, o->local_buffer);
+    if (!c.store) goto out;
+    // TCP moves data from and into any address of this process (only the segment side checks
+    // its own registrations), but RDMA needs registered memory, LMCache and kvtier register
+    // theirs, and registering here is outside every timed phase.
+    if (!o->no_register) {
+        int rs = mooncake_store_register_buffer(c.store, c.src, region);
+        int rd = rs != 0 ? 0 : mooncake_store_register_buffer(c.store, c.dst, region);
+        if (rs != 0 || rd != 0) {
+            fprintf(stderr, "kvtier_raw_bench: mooncake_store_register_buffer of %zu bytes failed: "
+                            "Mooncake code %d\n", region, rs != 0 ? rs : rd);
+            if (rs == 0) mooncake_store_unregister_buffer(c.store, c.src);
+            goto destroy;
+        }
+    }
+
+    // Started after mooncake_store_create, so they inherit the signal mask it set up for its
+    // own signal thread.
+    pthread_barrier_init(&c.start, NULL, (unsigned)nworkers + 1);
+    pthread_barrier_init(&c.done, NULL, (unsigned)nworkers + 1);
+    for (uint64_t t = 0; t < nworkers; t++) {
+        if (pthread_create(&threads[t], NULL, work, &workers[t]) != 0) {
+            fprintf(stderr, "kvtier_raw_bench: cannot start worker thread %" PRIu64 "\n", t + 1);
+            exit(EXIT_RUNTIME);  // the started ones wait on a barrier they cannot pass
+        }
+    }
+
+    uint64_t errors = 0;
+    bool all_passed = true;
+    int64_t last_run_id = 0;
+    for (uint64_t p = 0; p < o->passes; p++) {
+        // Keys unique to the pass (as the Java host's runId), so nothing an earlier pass or run
+        // left in a shared store can answer; the chunk seed is runId + index, as there too.
+        int64_t run_id = now_ns(CLOCK_REALTIME);
+        if (run_id <= last_run_id) run_id = last_run_id + 1;
+        last_run_id = run_id;
+        for (uint64_t i = 0; i < o->chunks + c.batches; i++)
+            snprintf(c.keys + i * KEY_SIZE, KEY_SIZE, KEY_PREFIX "%016" PRIx64 "%016" PRIx64, (uint64_t)run_id, i);
+        for (uint64_t i = 0; i < o->chunks; i++)
+            fill(c.src + i * c.stride, o->chunk_size, (uint64_t)run_id + i);
+        memset(c.dst, 0, region);  // stale data from an earlier pass must not verify
+
+        pass_report *r = &passes[p];
+        fprintf(stderr, "kvtier_raw_bench: pass %" PRIu64 "/%" PRIu64 ":", p + 1, o->passes);
+        for (int ph = 0; ph < PHASES; ph++) {
+            run_phase(&c, ph, &r->phase[ph], scratch);
+            const phase_stats *s = &r->phase[ph];
+            fprintf(stderr, " %s", PHASE_NAMES[ph]);
+            if (ph == STORE || ph == LOAD) fprintf(stderr, " %.2f GB/s", gb_per_s(o, s->nanos));
+            if (s->err) fprintf(stderr, " [%" PRIu64 " failed, first Mooncake code %d]", s->err, s->first_error);
+            if (s->corrupted) fprintf(stderr, " [%" PRIu64 " corrupted]", s->corrupted);
+            if (s->unexpected) fprintf(stderr, " [%" PRIu64 " unexpected]", s->unexpected);
+            if (ph == RECHECK && s->ok) fprintf(stderr, " [%" PRIu64 " survived]", s->ok);
+        }
+        r->errors = r->phase[STORE].err + r->phase[LOOKUP].err + r->phase[LOAD].err +
+                    r->phase[LOAD].corrupted + r->phase[DELETE].err;
+        r->passed = r->phase[LOAD].ok == o->chunks && r->phase[LOOKUP].unexpected == 0 && r->errors == 0 &&
+                    r->phase[RECHECK].ok == 0;
+        fprintf(stderr, ": %s\n", r->passed ? "passed" : "FAILED");
+        errors += r->errors;
+        all_passed = all_passed && r->passed;
+    }
+    c.phase = PHASES;
+    pthread_barrier_wait(&c.start);
+    for (uint64_t t = 0; t < nworkers; t++) pthread_join(threads[t], NULL);
+    pthread_barrier_destroy(&c.start);
+    pthread_barrier_destroy(&c.done);
+
+    if (o->json) print_json(o, passes, errors, all_passed);
+    else print_text(o, passes);
+    fflush(out);
+    status = all_passed ? EXIT_PASSED : EXIT_RUNTIME;
+
+    if (!o->no_register) {
+        mooncake_store_unregister_buffer(c.store, c.dst);
+        mooncake_store_unregister_buffer(c.store, c.src);
+    }
+destroy:
+    mooncake_store_destroy(c.store);
+out:
+    for (uint64_t t = 0; workers && t < nworkers; t++) {
+        free(workers[t].keys); free(workers[t].buffers); free(workers[t].sizes);
+        free(workers[t].codes); free(workers[t].lengths);
+    }
+    free(threads); free(workers); free(passes); free(scratch); free(c.results); free(c.keys);
+    if (c.dst) munmap(c.dst, region);
+    if (c.src) munmap(c.src, region);
+    return status;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        printf("%s\n", USAGE);
+        return EXIT_PASSED;
+    }
+    options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc != EXIT_PASSED) return rc;
+    int fd = dup(STDOUT_FILENO);
+    out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!out || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        perror("kvtier_raw_bench: cannot set stdout aside");
+        return EXIT_RUNTIME;
+    }
+    return o.node ? node(&o) : run(&o);
+}
