@@ -1,5 +1,6 @@
 package io.kvtier.host;
 
+import io.kvtier.host.soak.SoakCommand;
 import io.kvtier.spi.L2AdapterRegistry;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -9,7 +10,7 @@ import picocli.CommandLine.Command;
 @Command(name = "kvtier", mixinStandardHelpOptions = true, version = "kvtier 0.1.0",
         description = "A pluggable KV-cache storage host: runs L2 adapters declared in HOCON or JSON.",
         subcommands = {AdaptersCommand.class, ValidateCommand.class, KeyCommand.class, RunCommand.class,
-                PutCommand.class, GetCommand.class})
+                PutCommand.class, GetCommand.class, SoakCommand.class})
 public final class Main implements Runnable {
     public static final int OK = 0;
     public static final int FAILED = 1;
@@ -47,7 +48,7 @@ public final class Main implements Runnable {
     }
 
     /** The adapter types on the class path; a provider that fails to load is reported, not fatal. */
-    static L2AdapterRegistry registry(PrintWriter err) {
+    public static L2AdapterRegistry registry(PrintWriter err) {
         L2AdapterRegistry registry = L2AdapterRegistry.load(Main.class.getClassLoader());
         registry.loadFailures().forEach(f -> err.println("kvtier: warning: an adapter provider failed to load: " + f));
         return registry;
