@@ -1,6 +1,9 @@
 package io.kvtier.host.soak;
 
+import com.codahale.metrics.MetricRegistry;
+import io.kvtier.host.Instances;
 import io.kvtier.host.L1Arena;
+import io.kvtier.host.MetricsSnapshot;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
@@ -31,29 +34,33 @@ final class Soak {
     /** How long the end of the soak waits for batches still in flight. */
     private static final long GRACE_SECONDS = 60;
 
+    /** @param metricsPort where to serve Prometheus text on 127.0.0.1 (0 = any free port), or null for nowhere */
     record Options(long durationNanos, int threads, Mix mix, int chunkSize, int keys, int rate, int batch,
-                   long progressIntervalNanos, long faultSettleNanos, long seed) {}
+                   long progressIntervalNanos, long faultSettleNanos, long seed, Integer metricsPort) {}
 
     private final Options options;
     private final List<Target> targets;
     private final L1Arena arena;
     private final PrintWriter err;
+    private final MetricRegistry metrics;
     private final ObjectContent content;
     private final List<ObjectKey[]> wireKeys = new ArrayList<>();
     private final RateLimiter limiter;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private volatile boolean stopping;
     private volatile long startNanos;
+    private volatile int metricsPort = -1;
 
     /**
      * @param runId unique to this run (the seed only drives the choices), so a shared store never
      *              answers with a former run's objects
      */
-    Soak(Options options, List<Target> targets, L1Arena arena, PrintWriter err, long runId) {
+    Soak(Options options, List<Target> targets, L1Arena arena, MetricRegistry metrics, PrintWriter err, long runId) {
         this.options = options;
         this.targets = targets;
         this.arena = arena;
         this.err = err;
+        this.metrics = metrics;
         this.content = new ObjectContent(runId);
         this.limiter = new RateLimiter(options.rate());
         for (Target target : targets) {
@@ -71,6 +78,11 @@ final class Soak {
         long perChunk = (options.chunkSize() + L1Arena.DEFAULT_ALIGNMENT - 1) / L1Arena.DEFAULT_ALIGNMENT
                 * L1Arena.DEFAULT_ALIGNMENT;
         return perChunk * options.batch() * options.threads();
+    }
+
+    /** The port of the metrics endpoint once it listens; -1 before, or without one. */
+    int metricsPort() {
+        return metricsPort;
     }
 
     /** Ends the soak early: workers finish the batch they are in. */
@@ -99,6 +111,18 @@ final class Soak {
             }
             slices.add(own);
         }
+        SoakMetrics.register(metrics, targets);
+        try (PrometheusEndpoint endpoint = options.metricsPort() == null ? null
+                : PrometheusEndpoint.start(metrics, options.metricsPort())) {
+            if (endpoint != null) {
+                metricsPort = endpoint.port();
+                err.println("kvtier: metrics on http://" + PrometheusEndpoint.HOST + ":" + endpoint.port() + "/metrics");
+            }
+            return run(slices);
+        }
+    }
+
+    private SoakReport run(List<List<L1Slice>> slices) throws InterruptedException {
         startNanos = System.nanoTime();
         targets.forEach(this::pollHealth);
         SoakProgress progress = new SoakProgress(targets, err, startNanos);
@@ -136,7 +160,10 @@ final class Soak {
             }
         }
         targets.forEach(t -> t.faults.tick(endNanos));
-        return new SoakReport(targets, startNanos, endNanos);
+        SoakReport report = new SoakReport(targets, startNanos, endNanos);
+        // Taken before the instances close, which removes their gauges.
+        targets.forEach(t -> report.adapterMetrics.put(t.name, MetricsSnapshot.of(metrics, Instances.metricPrefix(t.name))));
+        return report;
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {

@@ -92,7 +92,7 @@ public final class SoakCommand implements Callable<Integer> {
                         options.keys(), options.faultSettleNanos()));
                 warnIfTheKeysDoNotFit(err, instance, options);
             }
-            Soak soak = new Soak(options, targets, arena, err, new SecureRandom().nextLong());
+            Soak soak = new Soak(options, targets, arena, metrics, err, new SecureRandom().nextLong());
             if (marksFromStdin) {
                 readMarks(soak, err);
             }
@@ -125,7 +125,7 @@ public final class SoakCommand implements Callable<Integer> {
         return new Soak.Options(Durations.parse(duration, "--duration").toNanos(), threads, Mix.parse(mix), (int) size,
                 keys, rate, batch, Durations.parse(progressInterval, "--progress-interval").toNanos(),
                 Durations.parse(faultSettle, "--fault-settle").toNanos(),
-                seed != null ? seed : new SecureRandom().nextLong());
+                seed != null ? seed : new SecureRandom().nextLong(), metricsPort);
     }
 
     private static void positive(String option, int value) {

@@ -31,6 +31,8 @@ final class SoakReport {
     }
 
     final List<InstanceReport> instances = new ArrayList<>();
+    /** Each adapter's own metrics at the end, by instance name. */
+    final Map<String, Map<String, Object>> adapterMetrics = new LinkedHashMap<>();
     final long startNanos;
     final double seconds;
 
@@ -87,6 +89,10 @@ final class SoakReport {
                 sb.append(String.format("    %.1f-%s s  %d errors  (%s)%n", offset(w.startNanos()),
                         w.open() ? "open at the end" : String.format("%.1f", offset(w.endNanos())), w.errors(), w.reason()));
             }
+            Map<String, Object> own = adapterMetrics.getOrDefault(r.name(), Map.of());
+            if (!own.isEmpty()) {
+                sb.append("  adapter metrics: ").append(own.toString().replaceAll("[{}]", "")).append(System.lineSeparator());
+            }
             sb.append("  every 5 s:").append(System.lineSeparator());
             for (int bucket : buckets(r)) {
                 sb.append(String.format("    %5.1f-%-5.1f s  store %7.1f MB/s  load %7.1f MB/s  %6.0f ops/s%n",
@@ -128,6 +134,7 @@ final class SoakReport {
                 buckets.add(b);
             }
             m.put("every_5s", buckets);
+            m.put("metrics", adapterMetrics.getOrDefault(r.name(), Map.of()));
             list.add(m);
         }
         Map<String, Object> top = new LinkedHashMap<>();
