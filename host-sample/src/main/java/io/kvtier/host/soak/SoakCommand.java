@@ -7,8 +7,6 @@ import io.kvtier.host.L1Arena;
 import io.kvtier.host.Main;
 import io.kvtier.spi.ConfigValues;
 import io.kvtier.spi.ConfiguredAdapter;
-import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -94,7 +92,7 @@ public final class SoakCommand implements Callable<Integer> {
             }
             Soak soak = new Soak(options, targets, arena, metrics, err, new SecureRandom().nextLong());
             if (marksFromStdin) {
-                readMarks(soak, err);
+                StdinMarks.readInBackground(new InputStreamReader(System.in, StandardCharsets.UTF_8), soak::mark, err);
             }
             report = soak.run();
         }
@@ -142,26 +140,5 @@ public final class SoakCommand implements Callable<Integer> {
             err.println("kvtier: warning: " + instance.name() + " holds " + capacity + " bytes, less than --keys x "
                     + "--chunk-size (" + needed + "): what it evicts will be reported as lost");
         }
-    }
-
-    /** A daemon, so that a harness that never closes stdin does not keep the process alive. */
-    private static void readMarks(Soak soak, PrintWriter err) {
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    switch (line.trim()) {
-                        case "fault" -> soak.mark(true);
-                        case "recovered" -> soak.mark(false);
-                        case "" -> { }
-                        default -> err.println("kvtier: warning: ignored stdin line '" + line.trim()
-                                + "' (expected 'fault' or 'recovered')");
-                    }
-                }
-            } catch (IOException e) {
-                err.println("kvtier: warning: stopped reading marks from stdin: " + e.getMessage());
-            }
-        }, "kvtier-soak-marks");
-        reader.setDaemon(true);
-        reader.start();
     }
 }

@@ -7,8 +7,9 @@ import java.util.function.ToLongFunction;
 /**
  * The soak's own figures as gauges beside the adapters' metrics, under {@code kvtier.soak.<instance>}:
  * {@code healthy} (1 or 0, from the last status() poll), {@code fault_window_open}, {@code fault_windows},
- * and per operation {@code ok}, {@code missing}, {@code errors}, {@code lost}, {@code missing_after_fault},
- * {@code phantom}, {@code bytes}, and for loads {@code verified} and {@code corrupted}.
+ * per operation {@code ok}, {@code missing} and {@code errors}, for lookups, loads and deletes {@code lost},
+ * {@code missing_after_fault} and {@code phantom}, for stores and loads {@code bytes}, and for loads
+ * {@code verified} and {@code corrupted}.
  */
 final class SoakMetrics {
     private SoakMetrics() {}
@@ -23,11 +24,14 @@ final class SoakMetrics {
                 figure(metrics, target, op, "ok", OpStats.Snapshot::ok);
                 figure(metrics, target, op, "missing", OpStats.Snapshot::missing);
                 figure(metrics, target, op, "errors", OpStats.Snapshot::errors);
-                figure(metrics, target, op, "lost", OpStats.Snapshot::lost);
-                figure(metrics, target, op, "missing_after_fault", OpStats.Snapshot::missingAfterFault);
-                figure(metrics, target, op, "phantom", OpStats.Snapshot::phantom);
-                figure(metrics, target, op, "bytes", OpStats.Snapshot::bytes);
+                if (op != Op.STORE) { // a store expects nothing of the key's past
+                    figure(metrics, target, op, "lost", OpStats.Snapshot::lost);
+                    figure(metrics, target, op, "missing_after_fault", OpStats.Snapshot::missingAfterFault);
+                    figure(metrics, target, op, "phantom", OpStats.Snapshot::phantom);
+                }
             }
+            figure(metrics, target, Op.STORE, "bytes", OpStats.Snapshot::bytes);
+            figure(metrics, target, Op.LOAD, "bytes", OpStats.Snapshot::bytes);
             figure(metrics, target, Op.LOAD, "verified", OpStats.Snapshot::verified);
             figure(metrics, target, Op.LOAD, "corrupted", OpStats.Snapshot::corrupted);
         }

@@ -152,6 +152,34 @@ class SoakWithDoublesTest {
     }
 
     @Test
+    void aFaultMarkedByAHarnessExcusesWhatVanishedSilentlyDuringIt() throws Exception {
+        InMemoryAdapterDouble store = new InMemoryAdapterDouble();
+        int[] phase = {0};
+        SoakReport report = soak("marked", store, new MetricRegistry(), null, (soak, target) -> {
+            if (phase[0] == 0 && target.stats(Op.LOAD).snapshot().verified() >= 200) {
+                soak.mark(true);
+                store.objects.clear(); // a storage node killed: what it held vanishes, and nothing reports an error
+                phase[0] = 1;
+            } else if (phase[0] == 1 && sum(target, OpStats.Snapshot::missingAfterFault) >= 10) {
+                soak.mark(false);
+                phase[0] = 2;
+            }
+            return phase[0] == 2;
+        });
+        SoakReport.InstanceReport r = report.instance("marked");
+        assertThat(r.windows()).singleElement().satisfies(w -> {
+            assertThat(w.marked()).isTrue();
+            assertThat(w.open()).isFalse();
+            assertThat(w.reason()).isEqualTo("marked fault");
+            assertThat(w.errors()).isZero();
+        });
+        assertThat(sum(r, OpStats.Snapshot::missingAfterFault)).isGreaterThanOrEqualTo(10);
+        assertThat(r.lost()).isZero();
+        assertThat(r.corrupted()).isZero();
+        assertThat(report.exitCode()).isEqualTo(Main.OK);
+    }
+
+    @Test
     void theMetricsEndpointServesTheAdaptersMetricsAndTheHealthGaugeOnLoopback() throws Exception {
         MetricRegistry metrics = new MetricRegistry();
         MeteredAdapterDouble metered = new MeteredAdapterDouble(metrics, Instances.metricPrefix("metered"));
