@@ -48,6 +48,7 @@ final class Soak {
     private final RateLimiter limiter;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private volatile boolean stopping;
+    private boolean stoppedEarly;
     private volatile long startNanos;
     private volatile int metricsPort = -1;
 
@@ -138,7 +139,7 @@ final class Soak {
                 List<L1Slice> own = slices.get(t);
                 running.add(workers.submit(() -> work(random, own)));
             }
-            stopRequested.await(options.durationNanos(), TimeUnit.NANOSECONDS);
+            stoppedEarly = stopRequested.await(options.durationNanos(), TimeUnit.NANOSECONDS);
             stopping = true;
             workers.shutdown();
             if (!workers.awaitTermination(GRACE_SECONDS, TimeUnit.SECONDS)) {
@@ -160,7 +161,7 @@ final class Soak {
             }
         }
         targets.forEach(t -> t.faults.tick(endNanos));
-        SoakReport report = new SoakReport(targets, startNanos, endNanos);
+        SoakReport report = new SoakReport(targets, startNanos, endNanos, stoppedEarly);
         // Taken before the instances close, which removes their gauges.
         targets.forEach(t -> report.adapterMetrics.put(t.name, MetricsSnapshot.of(metrics, Instances.metricPrefix(t.name))));
         return report;
@@ -183,6 +184,15 @@ final class Soak {
     }
 
     private void work(SplittableRandom random, List<L1Slice> slices) {
+        try {
+            operate(random, slices);
+        } catch (RuntimeException | Error e) {
+            stop(); // a broken soak must not run on for the rest of its duration
+            throw e;
+        }
+    }
+
+    private void operate(SplittableRandom random, List<L1Slice> slices) {
         while (!stopping) {
             limiter.acquire();
             Target target = targets.get(random.nextInt(targets.size()));

@@ -14,6 +14,8 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -94,11 +96,39 @@ public final class SoakCommand implements Callable<Integer> {
             if (marksFromStdin) {
                 StdinMarks.readInBackground(new InputStreamReader(System.in, StandardCharsets.UTF_8), soak::mark, err);
             }
-            report = soak.run();
+            report = runUntilDoneOrInterrupted(soak, out);
         }
-        out.print(json ? report.toJson() + System.lineSeparator() : report.toText());
-        out.flush(); // print() does not flush, and main() exits right after
         return report.exitCode();
+    }
+
+    /**
+     * Prints the report, also when the soak is interrupted (Ctrl-C, SIGTERM): a shutdown hook ends
+     * it early and holds the JVM until the report is out.
+     */
+    private SoakReport runUntilDoneOrInterrupted(Soak soak, PrintWriter out) throws InterruptedException {
+        CountDownLatch reported = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            soak.stop();
+            try {
+                reported.await(2, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "kvtier-soak-interrupted");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            SoakReport report = soak.run();
+            out.print(json ? report.toJson() + System.lineSeparator() : report.toText());
+            out.flush(); // print() does not flush, and main() exits right after
+            return report;
+        } finally {
+            reported.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running: it returns now that the report is out
+            }
+        }
     }
 
     Soak.Options options() {

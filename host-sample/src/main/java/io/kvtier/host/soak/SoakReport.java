@@ -35,9 +35,12 @@ final class SoakReport {
     final Map<String, Map<String, Object>> adapterMetrics = new LinkedHashMap<>();
     final long startNanos;
     final double seconds;
+    /** Ended before its duration: interrupted, or a worker failed. */
+    final boolean stoppedEarly;
 
-    SoakReport(List<Target> targets, long startNanos, long endNanos) {
+    SoakReport(List<Target> targets, long startNanos, long endNanos, boolean stoppedEarly) {
         this.startNanos = startNanos;
+        this.stoppedEarly = stoppedEarly;
         this.seconds = (endNanos - startNanos) / 1e9;
         for (Target target : targets) {
             Map<Op, OpStats.Snapshot> ops = new EnumMap<>(Op.class);
@@ -101,10 +104,11 @@ final class SoakReport {
                         bucketOps(r, bucket) / bucketSeconds(bucket)));
             }
         }
-        sb.append(String.format("soak %s: %d corrupted, %d lost, %d errors in %d instance(s) over %.1f s%n",
+        sb.append(String.format("soak %s: %d corrupted, %d lost, %d errors in %d instance(s) over %.1f s%s%n",
                 passed() ? "PASSED" : "FAILED", instances.stream().mapToLong(InstanceReport::corrupted).sum(),
                 instances.stream().mapToLong(InstanceReport::lost).sum(),
-                instances.stream().mapToLong(InstanceReport::errors).sum(), instances.size(), seconds));
+                instances.stream().mapToLong(InstanceReport::errors).sum(), instances.size(), seconds,
+                stoppedEarly ? " (stopped early)" : ""));
         return sb.toString();
     }
 
@@ -140,6 +144,7 @@ final class SoakReport {
         Map<String, Object> top = new LinkedHashMap<>();
         top.put("passed", passed());
         top.put("seconds", round(seconds));
+        top.put("stopped_early", stoppedEarly);
         top.put("instances", list);
         return ConfigValues.toJson(top);
     }

@@ -36,7 +36,7 @@ class SoakCommandTest {
         assertThat(r.exit()).as(r.out() + r.err()).isZero();
         assertThat(r.out().lines()).hasSize(1);
         assertThat(r.out()).startsWith("{").contains("\"passed\":true", "\"name\":\"memory-0\"", "\"store\":{",
-                "\"lookup\":{", "\"load\":{", "\"delete\":{", "\"fault_windows\":[]", "\"every_5s\":[{");
+                "\"lookup\":{", "\"load\":{", "\"delete\":{", "\"fault_windows\":[]", "\"every_5s\":[{", "\"stopped_early\":false");
     }
 
     @Test

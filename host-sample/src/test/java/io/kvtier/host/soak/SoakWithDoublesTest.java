@@ -101,6 +101,7 @@ class SoakWithDoublesTest {
         assertThat(r.lost()).isZero();
         assertThat(r.windows()).isEmpty();
         assertThat(report.exitCode()).isEqualTo(Main.OK);
+        assertThat(report.toText()).endsWith("(stopped early)\n");
     }
 
     @Test
