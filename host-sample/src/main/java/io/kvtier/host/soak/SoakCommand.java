@@ -22,9 +22,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "soak", description = {
-        "Run a long mixed workload (store, lookup, load, delete) on every instance and check every answer:",
-        "each load byte for byte against the version last stored, each miss against what was stored.",
+@Command(name = "soak", mixinStandardHelpOptions = true, description = {
+        "Run a long mixed workload (store, lookup, load, delete) on every instance and check every answer: "
+                + "each load byte for byte against the version last stored, each miss against what was stored.",
         "Exits 0 only if nothing was corrupted and nothing was lost outside a fault window."})
 public final class SoakCommand implements Callable<Integer> {
     @Spec
