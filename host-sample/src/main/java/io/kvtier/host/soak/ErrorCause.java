@@ -5,12 +5,15 @@ import java.util.regex.Pattern;
 
 /**
  * Groups error messages by cause. The mooncake_store adapter ends its per-key errors with the
- * Mooncake code as {@code NAME (-code)}, or the bare code when it has no name for it; anything
+ * Mooncake code as {@code NAME (-code)}, or the bare code when it has no name for it, and a failed
+ * batch says {@code Mooncake <op> batch failed (code -n)} with the connector's code; anything
  * else is reduced to a short message without keys and numbers, so errors of one kind share a group.
  */
 final class ErrorCause {
     private static final Pattern NAMED_CODE = Pattern.compile("\\b([A-Z][A-Z0-9_]+) \\((-\\d+)\\)");
     private static final Pattern BARE_CODE = Pattern.compile(": (-\\d+)$");
+    /** The mooncake_store adapter's whole-batch failure, with the connector's return code. */
+    private static final Pattern BATCH_CODE = Pattern.compile("^(Mooncake \\w+ batch failed) \\(code (-?\\d+)\\)");
     private static final int MAX_LENGTH = 80;
 
     private ErrorCause() {}
@@ -22,6 +25,10 @@ final class ErrorCause {
         Matcher named = NAMED_CODE.matcher(message);
         if (named.find()) {
             return named.group(1) + " (" + named.group(2) + ")";
+        }
+        Matcher batch = BATCH_CODE.matcher(message.trim());
+        if (batch.find()) {
+            return batch.group(1) + " (code " + batch.group(2) + ")";
         }
         Matcher bare = BARE_CODE.matcher(message.trim());
         if (bare.find()) {

@@ -251,7 +251,7 @@ final class Soak {
                 target.book.set(absent[i], new KeyBook.Entry(KeyBook.State.UNKNOWN, versions[i], 0));
             }
         }
-        stats.batch(now - startNanos, okBytes);
+        stats.batch(bucketTime(now), okBytes);
     }
 
     private void lookup(Target target, int[] keys) {
@@ -274,7 +274,7 @@ final class Soak {
                 }
             }
         }
-        stats.batch(System.nanoTime() - startNanos, 0);
+        stats.batch(bucketTime(System.nanoTime()), 0);
     }
 
     private void load(Target target, int[] keys, List<L1Slice> slices) {
@@ -310,7 +310,7 @@ final class Soak {
                 }
             }
         }
-        stats.batch(now - startNanos, okBytes);
+        stats.batch(bucketTime(now), okBytes);
     }
 
     private void delete(Target target, int[] keys) {
@@ -336,7 +336,12 @@ final class Soak {
                 target.book.set(keys[i], new KeyBook.Entry(KeyBook.State.UNKNOWN, known.version(), 0));
             }
         }
-        stats.batch(System.nanoTime() - startNanos, 0);
+        stats.batch(bucketTime(System.nanoTime()), 0);
+    }
+
+    /** Batches that end while the soak drains count in its last bucket, not in a sliver of a bucket after it. */
+    private long bucketTime(long now) {
+        return Math.min(now - startNanos, options.durationNanos() - 1);
     }
 
     /** A key believed stored was reported missing: lost, or missing after a fault; from now on it is unknown. */

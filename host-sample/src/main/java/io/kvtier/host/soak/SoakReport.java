@@ -89,8 +89,9 @@ final class SoakReport {
                     .append(System.lineSeparator());
             sb.append("  fault windows: ").append(r.windows().isEmpty() ? "none" : "").append(System.lineSeparator());
             for (FaultWindows.Window w : r.windows()) {
-                sb.append(String.format("    %.1f-%s s  %d errors  (%s)%n", offset(w.startNanos()),
-                        w.open() ? "open at the end" : String.format("%.1f", offset(w.endNanos())), w.errors(), w.reason()));
+                sb.append(String.format("    %.1f s - %s  %d errors  (%s)%n", offset(w.startNanos()),
+                        w.open() ? "open at the end" : String.format("%.1f s", offset(w.endNanos())), w.errors(),
+                        w.reason()));
             }
             Map<String, Object> own = adapterMetrics.getOrDefault(r.name(), Map.of());
             if (!own.isEmpty()) {

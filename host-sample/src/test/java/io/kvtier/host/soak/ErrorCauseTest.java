@@ -28,5 +28,8 @@ class ErrorCauseTest {
         assertThat(ErrorCause.of(new CompletionException(new IllegalStateException("mooncake_store adapter 'a' is closed"))))
                 .isEqualTo("mooncake_store adapter 'a' is closed");
         assertThat(ErrorCause.of(new CompletionException(new NullPointerException()))).isEqualTo("NullPointerException");
+        assertThat(ErrorCause.of(new CompletionException(new IllegalStateException(
+                "Mooncake get batch failed (code -3): Mooncake batch_get_into returned 9 results for 8 keys"))))
+                .isEqualTo("Mooncake get batch failed (code -3)");
     }
 }
