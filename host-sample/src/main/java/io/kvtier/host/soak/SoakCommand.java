@@ -48,7 +48,7 @@ public final class SoakCommand implements Callable<Integer> {
     @Option(names = "--keys", paramLabel = "N", description = "key space per instance (default ${DEFAULT-VALUE})")
     int keys = 1024;
 
-    @Option(names = "--rate", paramLabel = "OPS", description = "most batches per second, all threads together; 0 = unlimited (default ${DEFAULT-VALUE})")
+    @Option(names = "--rate", paramLabel = "OPS", description = "most operations per second, all threads together (a store with its deletes first is one); 0 = unlimited (default ${DEFAULT-VALUE})")
     int rate = 0;
 
     @Option(names = "--batch", paramLabel = "K", description = "keys per batch (default ${DEFAULT-VALUE})")
