@@ -4,16 +4,11 @@ import com.codahale.metrics.MetricRegistry;
 import io.kvtier.host.Instances;
 import io.kvtier.host.L1Arena;
 import io.kvtier.host.MetricsSnapshot;
-import io.kvtier.spi.BatchResult;
-import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
-import io.kvtier.spi.ObjectKey;
 import java.io.PrintWriter;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -21,16 +16,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
- * The soak: worker threads run a weighted mix of batches on random instances and keys, each batch
- * on keys it has claimed, and judge every per-key result against what the soak knows about the key.
- * A monitor polls each instance's health every second, closes settled fault windows, and prints
- * progress.
+ * The soak's course: worker threads run operations drawn from the mix on random instances, each on
+ * keys it has claimed first ({@link Operations} runs and judges them); a monitor polls each
+ * instance's health every second, closes settled fault windows, and prints progress; the metrics
+ * endpoint serves while it runs.
  */
 final class Soak {
-    static final String MODEL = "kvtier-soak";
     /** How long the end of the soak waits for batches still in flight. */
     private static final long GRACE_SECONDS = 60;
 
@@ -43,13 +36,12 @@ final class Soak {
     private final L1Arena arena;
     private final PrintWriter err;
     private final MetricRegistry metrics;
-    private final ObjectContent content;
-    private final List<ObjectKey[]> wireKeys = new ArrayList<>();
+    private final long runId;
     private final RateLimiter limiter;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private volatile boolean stopping;
     private boolean stoppedEarly;
-    private volatile long startNanos;
+    private long startNanos;
     private volatile int metricsPort = -1;
 
     /**
@@ -62,16 +54,8 @@ final class Soak {
         this.arena = arena;
         this.err = err;
         this.metrics = metrics;
-        this.content = new ObjectContent(runId);
+        this.runId = runId;
         this.limiter = new RateLimiter(options.rate());
-        for (Target target : targets) {
-            ObjectKey[] keys = new ObjectKey[options.keys()];
-            for (int k = 0; k < keys.length; k++) {
-                byte[] hash = ByteBuffer.allocate(16).putLong(runId).putInt(target.index).putInt(k).array();
-                keys[k] = new ObjectKey(hash, MODEL, 0);
-            }
-            wireKeys.add(keys);
-        }
     }
 
     /** One slice per key of a batch, per thread. */
@@ -125,6 +109,7 @@ final class Soak {
 
     private SoakReport run(List<List<L1Slice>> slices) throws InterruptedException {
         startNanos = System.nanoTime();
+        Operations operations = new Operations(targets, options, runId, startNanos);
         targets.forEach(this::pollHealth);
         SoakProgress progress = new SoakProgress(targets, err, startNanos);
         ScheduledExecutorService monitor = Executors.newScheduledThreadPool(2, daemon("kvtier-soak-monitor"));
@@ -137,7 +122,7 @@ final class Soak {
             for (int t = 0; t < options.threads(); t++) {
                 SplittableRandom random = new SplittableRandom(options.seed() + t * 0x9e3779b97f4a7c15L);
                 List<L1Slice> own = slices.get(t);
-                running.add(workers.submit(() -> work(random, own)));
+                running.add(workers.submit(() -> work(operations, random, own)));
             }
             stoppedEarly = stopRequested.await(options.durationNanos(), TimeUnit.NANOSECONDS);
             stopping = true;
@@ -183,16 +168,16 @@ final class Soak {
         target.faults.tick(now);
     }
 
-    private void work(SplittableRandom random, List<L1Slice> slices) {
+    private void work(Operations operations, SplittableRandom random, List<L1Slice> slices) {
         try {
-            operate(random, slices);
+            operate(operations, random, slices);
         } catch (RuntimeException | Error e) {
             stop(); // a broken soak must not run on for the rest of its duration
             throw e;
         }
     }
 
-    private void operate(SplittableRandom random, List<L1Slice> slices) {
+    private void operate(Operations operations, SplittableRandom random, List<L1Slice> slices) {
         while (!stopping) {
             limiter.acquire();
             Target target = targets.get(random.nextInt(targets.size()));
@@ -203,205 +188,11 @@ final class Soak {
                 continue;
             }
             try {
-                switch (op) {
-                    case STORE -> store(target, keys, slices);
-                    case LOOKUP -> lookup(target, keys);
-                    case LOAD -> load(target, keys, slices);
-                    case DELETE -> delete(target, keys);
-                }
+                operations.run(op, target, keys, slices);
             } finally {
                 target.book.release(keys);
             }
         }
     }
 
-    /**
-     * Writes a new version of each key. A store of a key that exists keeps the first value, so keys
-     * not known to be absent are deleted first (counted as deletes), and only those then absent are stored.
-     */
-    private void store(Target target, int[] keys, List<L1Slice> slices) {
-        int[] notAbsent = select(target, keys, false);
-        if (notAbsent.length > 0) {
-            delete(target, notAbsent);
-        }
-        int[] absent = select(target, keys, true);
-        if (absent.length == 0) {
-            return;
-        }
-        long[] versions = new long[absent.length];
-        List<L1Slice> sources = slices.subList(0, absent.length);
-        for (int i = 0; i < absent.length; i++) {
-            versions[i] = target.book.nextVersion(absent[i]);
-            content.fill(sources.get(i).buffer(), target.index, absent[i], versions[i]);
-        }
-        OpStats stats = target.stats(Op.STORE);
-        BatchResult result = call(target, Op.STORE, absent.length, () -> target.adapter.store(keys(target, absent), sources));
-        long now = System.nanoTime();
-        long okBytes = 0;
-        for (int i = 0; i < absent.length; i++) {
-            KeyResult outcome = result == null ? KeyResult.ERROR : result.get(i);
-            if (outcome == KeyResult.OK) {
-                stats.ok();
-                okBytes += options.chunkSize();
-                target.book.set(absent[i], new KeyBook.Entry(KeyBook.State.PRESENT, versions[i], now));
-            } else {
-                if (outcome == KeyResult.MISSING) {
-                    stats.missing();
-                }
-                target.book.set(absent[i], new KeyBook.Entry(KeyBook.State.UNKNOWN, versions[i], 0));
-            }
-        }
-        stats.batch(bucketTime(now), okBytes);
-    }
-
-    private void lookup(Target target, int[] keys) {
-        List<ObjectKey> asked = keys(target, keys);
-        OpStats stats = target.stats(Op.LOOKUP);
-        BatchResult result = call(target, Op.LOOKUP, keys.length, () -> target.adapter.lookupAndLock(asked));
-        // The soak holds no lock beyond its own batch; a failed batch may have taken some, and unknown keys are ignored.
-        target.adapter.unlock(asked);
-        if (result != null) {
-            for (int i = 0; i < keys.length; i++) {
-                KeyBook.Entry known = target.book.get(keys[i]);
-                if (result.get(i) == KeyResult.OK) {
-                    stats.ok();
-                    if (known.state() == KeyBook.State.ABSENT) {
-                        stats.phantom();
-                    }
-                } else if (result.get(i) == KeyResult.MISSING) {
-                    stats.missing();
-                    missingWhere(target, stats, keys[i], known);
-                }
-            }
-        }
-        stats.batch(bucketTime(System.nanoTime()), 0);
-    }
-
-    private void load(Target target, int[] keys, List<L1Slice> slices) {
-        List<L1Slice> targetsInL1 = slices.subList(0, keys.length);
-        targetsInL1.forEach(slice -> zero(slice.buffer())); // a load that writes nothing must not verify
-        OpStats stats = target.stats(Op.LOAD);
-        BatchResult result = call(target, Op.LOAD, keys.length, () -> target.adapter.load(keys(target, keys), targetsInL1));
-        long now = System.nanoTime();
-        long okBytes = 0;
-        if (result != null) {
-            for (int i = 0; i < keys.length; i++) {
-                KeyBook.Entry known = target.book.get(keys[i]);
-                if (result.get(i) == KeyResult.OK) {
-                    stats.ok();
-                    okBytes += options.chunkSize();
-                    if (known.state() == KeyBook.State.ABSENT) {
-                        stats.phantom();
-                        continue;
-                    }
-                    ObjectContent.Verdict verdict = content.check(targetsInL1.get(i).buffer(), target.index, keys[i],
-                            known.version());
-                    if (verdict == ObjectContent.Verdict.VERIFIED) {
-                        stats.verified();
-                        if (known.state() == KeyBook.State.UNKNOWN) {
-                            target.book.set(keys[i], new KeyBook.Entry(KeyBook.State.PRESENT, known.version(), now));
-                        }
-                    } else {
-                        stats.corrupted(verdict);
-                    }
-                } else if (result.get(i) == KeyResult.MISSING) {
-                    stats.missing();
-                    missingWhere(target, stats, keys[i], known);
-                }
-            }
-        }
-        stats.batch(bucketTime(now), okBytes);
-    }
-
-    private void delete(Target target, int[] keys) {
-        OpStats stats = target.stats(Op.DELETE);
-        BatchResult result = call(target, Op.DELETE, keys.length, () -> target.adapter.delete(keys(target, keys)));
-        for (int i = 0; i < keys.length; i++) {
-            KeyBook.Entry known = target.book.get(keys[i]);
-            KeyResult outcome = result == null ? KeyResult.ERROR : result.get(i);
-            if (outcome == KeyResult.OK) {
-                stats.ok();
-                if (known.state() == KeyBook.State.ABSENT) {
-                    stats.phantom();
-                }
-                target.book.set(keys[i], KeyBook.Entry.ABSENT);
-            } else if (outcome == KeyResult.MISSING) {
-                stats.missing();
-                if (known.state() == KeyBook.State.PRESENT) {
-                    stats.expectedPresentButMissing(target.faults.excuses(known.ackNanos()));
-                }
-                target.book.set(keys[i], KeyBook.Entry.ABSENT);
-            } else if (known.state() != KeyBook.State.ABSENT) {
-                // A failed delete may or may not have removed it; a delete cannot create a key that was absent.
-                target.book.set(keys[i], new KeyBook.Entry(KeyBook.State.UNKNOWN, known.version(), 0));
-            }
-        }
-        stats.batch(bucketTime(System.nanoTime()), 0);
-    }
-
-    /** Batches that end while the soak drains count in its last bucket, not in a sliver of a bucket after it. */
-    private long bucketTime(long now) {
-        return Math.min(now - startNanos, options.durationNanos() - 1);
-    }
-
-    /** A key believed stored was reported missing: lost, or missing after a fault; from now on it is unknown. */
-    private static void missingWhere(Target target, OpStats stats, int key, KeyBook.Entry known) {
-        if (known.state() == KeyBook.State.PRESENT) {
-            stats.expectedPresentButMissing(target.faults.excuses(known.ackNanos()));
-            target.book.set(key, new KeyBook.Entry(KeyBook.State.UNKNOWN, known.version(), 0));
-        }
-    }
-
-    /**
-     * Runs one batch and counts its errors by cause, each of which opens or extends a fault window.
-     * @return null when the batch failed as a whole, which counts every key as an error of that failure
-     */
-    private BatchResult call(Target target, Op op, int keyCount, Supplier<CompletableFuture<BatchResult>> submit) {
-        BatchResult result;
-        try {
-            result = submit.get().join();
-        } catch (RuntimeException e) {
-            error(target, op, keyCount, ErrorCause.of(e));
-            return null;
-        }
-        if (result.size() != keyCount) {
-            error(target, op, keyCount, "adapter answered " + result.size() + " results for " + keyCount + " keys");
-            return null;
-        }
-        long errors = result.count(KeyResult.ERROR);
-        if (errors > 0) {
-            error(target, op, errors, ErrorCause.of(result.firstError()));
-        }
-        return result;
-    }
-
-    private static void error(Target target, Op op, long keys, String cause) {
-        target.stats(op).errors(keys, cause);
-        target.faults.errors(System.nanoTime(), keys, cause);
-    }
-
-    /** The keys whose known state is absent ({@code absent}) or not. */
-    private static int[] select(Target target, int[] keys, boolean absent) {
-        return java.util.Arrays.stream(keys)
-                .filter(k -> (target.book.get(k).state() == KeyBook.State.ABSENT) == absent).toArray();
-    }
-
-    private List<ObjectKey> keys(Target target, int[] keys) {
-        ObjectKey[] all = wireKeys.get(target.index);
-        List<ObjectKey> list = new ArrayList<>(keys.length);
-        for (int k : keys) {
-            list.add(all[k]);
-        }
-        return list;
-    }
-
-    private static void zero(ByteBuffer buffer) {
-        ByteBuffer view = buffer.duplicate().clear();
-        while (view.remaining() >= Long.BYTES) {
-            view.putLong(0);
-        }
-        while (view.hasRemaining()) {
-            view.put((byte) 0);
-        }
-    }
 }
