@@ -70,6 +70,9 @@ final class SoakReport {
             for (Op op : Op.values()) {
                 OpStats.Snapshot s = r.ops().get(op);
                 sb.append(String.format("  %-7s ok %d  missing %d  errors %d", op.label(), s.ok(), s.missing(), s.errors()));
+                if (!s.errorsByCause().isEmpty()) {
+                    sb.append(" (").append(s.errorsByCause().toString().replaceAll("[{}]", "")).append(')');
+                }
                 if (op == Op.LOAD) {
                     sb.append(String.format("  verified %d  corrupted %d (stale %d, foreign %d)", s.verified(),
                             s.corrupted(), s.stale(), s.foreign()));
@@ -80,7 +83,7 @@ final class SoakReport {
                 }
                 sb.append(String.format("  %.0f ops/s", s.batches() / seconds));
                 if (op == Op.STORE || op == Op.LOAD) {
-                    sb.append(String.format("  %.1f MB/s", s.bytes() / seconds / 1e6));
+                    sb.append(String.format("  %.1f MB, %.1f MB/s", s.bytes() / 1e6, s.bytes() / seconds / 1e6));
                 }
                 sb.append(System.lineSeparator());
             }
