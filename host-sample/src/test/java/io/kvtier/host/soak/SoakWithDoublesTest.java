@@ -119,6 +119,18 @@ class SoakWithDoublesTest {
     }
 
     @Test
+    void anOlderVersionServedAfterADeleteThatDidNothingIsStaleAndTheUndeadKeysArePhantoms() throws Exception {
+        SoakReport report = soak("undeleting", new UndeletingAdapterDouble(),
+                t -> t.stats(Op.LOAD).snapshot().stale() >= 3 && t.stats(Op.LOOKUP).snapshot().phantom() >= 1);
+        SoakReport.InstanceReport r = report.instance("undeleting");
+        assertThat(r.ops().get(Op.LOAD).stale()).isGreaterThanOrEqualTo(3);
+        assertThat(r.ops().get(Op.LOAD).foreign()).isZero();
+        assertThat(r.ops().get(Op.LOOKUP).phantom()).isPositive();
+        assertThat(r.lost()).isZero();
+        assertThat(report.exitCode()).isEqualTo(Main.FAILED);
+    }
+
+    @Test
     void anObjectSilentlyForgottenIsCountedAsLostAndFailsTheSoak() throws Exception {
         ForgetfulAdapterDouble forgetful = new ForgetfulAdapterDouble(7);
         SoakReport report = soak("forgetful", forgetful, t -> sum(t, OpStats.Snapshot::lost) >= 3);
