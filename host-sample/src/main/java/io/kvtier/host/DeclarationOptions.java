@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** Where instances are declared: HOCON files, then --l2-adapter flags; the embedded default when neither is given. */
-final class DeclarationOptions {
+public final class DeclarationOptions {
     static final String EMBEDDED_DEFAULT = "kvtier.conf";
 
     /** The command this mixin belongs to, whose error stream takes the warnings. */
@@ -30,7 +30,7 @@ final class DeclarationOptions {
             description = "one adapter as JSON, e.g. '{\"type\":\"memory\",\"capacity\":\"64 MiB\"}' (repeatable, after the files)")
     List<String> adapters = new ArrayList<>();
 
-    List<ConfiguredAdapter<?>> configure(L2AdapterRegistry registry) {
+    public List<ConfiguredAdapter<?>> configure(L2AdapterRegistry registry) {
         List<Declarations.Entry> entries = new ArrayList<>();
         if (files.isEmpty() && adapters.isEmpty()) {
             entries.addAll(Declarations.fromHoconString(embeddedDefault(), EMBEDDED_DEFAULT + " (embedded)"));

@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Optional;
 
 /** The created adapter instances of one host process, closed together in reverse order. */
-final class Instances implements AutoCloseable {
-    record Instance(ConfiguredAdapter<?> declared, L2Adapter adapter) {
-        String name() {
+public final class Instances implements AutoCloseable {
+    public record Instance(ConfiguredAdapter<?> declared, L2Adapter adapter) {
+        public String name() {
             return declared.name();
         }
     }
@@ -19,7 +19,7 @@ final class Instances implements AutoCloseable {
     private final List<Instance> instances = new ArrayList<>();
 
     /** Creates every instance over {@code arena}; if one fails, those already created are closed. */
-    static Instances create(List<ConfiguredAdapter<?>> configured, L1Arena arena, MetricRegistry metrics) {
+    public static Instances create(List<ConfiguredAdapter<?>> configured, L1Arena arena, MetricRegistry metrics) {
         Instances created = new Instances();
         try {
             for (ConfiguredAdapter<?> adapter : configured) {
@@ -36,11 +36,11 @@ final class Instances implements AutoCloseable {
         }
     }
 
-    static String metricPrefix(String instanceName) {
+    public static String metricPrefix(String instanceName) {
         return MetricRegistry.name("kvtier", "adapter", instanceName);
     }
 
-    List<Instance> all() {
+    public List<Instance> all() {
         return List.copyOf(instances);
     }
 

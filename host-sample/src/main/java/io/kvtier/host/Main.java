@@ -1,5 +1,6 @@
 package io.kvtier.host;
 
+import io.kvtier.host.soak.SoakCommand;
 import io.kvtier.hostlib.L2AdapterRegistry;
 import io.kvtier.hostlib.PluginDirectories;
 import io.kvtier.spi.ConfigurationException;
@@ -14,7 +15,7 @@ import picocli.CommandLine;
 @Command(name = "kvtier", mixinStandardHelpOptions = true, version = "kvtier 0.1.0",
         description = "A pluggable KV-cache storage host: runs L2 adapters declared in HOCON or JSON.",
         subcommands = {AdaptersCommand.class, ValidateCommand.class, KeyCommand.class, RunCommand.class,
-                PutCommand.class, GetCommand.class})
+                PutCommand.class, GetCommand.class, SoakCommand.class})
 public final class Main implements Runnable {
     public static final int OK = 0;
     public static final int FAILED = 1;
@@ -58,7 +59,7 @@ public final class Main implements Runnable {
      * under {@value #PLUGINS_DIR} (which bin/kvtier sets); a provider that fails to load is
      * reported, not fatal.
      */
-    static L2AdapterRegistry registry(PrintWriter err) {
+    public static L2AdapterRegistry registry(PrintWriter err) {
         ClassLoader host = Main.class.getClassLoader();
         List<ClassLoader> loaders = new ArrayList<>(List.of(host));
         String pluginsDir = System.getProperty(PLUGINS_DIR);

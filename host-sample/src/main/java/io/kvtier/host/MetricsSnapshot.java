@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** The current values of one instance's metrics: counts for counters, meters and timers, values for gauges. */
-final class MetricsSnapshot {
+public final class MetricsSnapshot {
     private MetricsSnapshot() {}
 
-    static Map<String, Object> of(MetricRegistry registry, String prefix) {
+    public static Map<String, Object> of(MetricRegistry registry, String prefix) {
         Map<String, Object> values = new TreeMap<>();
         for (Map.Entry<String, Metric> entry : registry.getMetrics().entrySet()) {
             if (entry.getKey().startsWith(prefix + ".")) {

@@ -1,0 +1,76 @@
+package io.kvtier.host.soak;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+/**
+ * What the soak knows about each key of one instance. A thread claims the keys of a batch before
+ * it operates on them and releases them when the batch is judged, so no two operations ever touch
+ * one key at once and each key's expected state is exact. The claim's atomic write and read order
+ * the plain reads and writes of the state between owners.
+ */
+final class KeyBook {
+    enum State {
+        /** Known not to be stored: never stored in this run, or deleted (or reported missing by a delete). */
+        ABSENT,
+        /** Stored: the store of {@link Entry#version} was acknowledged OK at {@link Entry#ackNanos}. */
+        PRESENT,
+        /** May or may not hold {@link Entry#version}: a store or delete failed, or the key was lost. */
+        UNKNOWN
+    }
+
+    record Entry(State state, long version, long ackNanos) {
+        static final Entry ABSENT = new Entry(State.ABSENT, 0, 0);
+    }
+
+    private final AtomicIntegerArray claimed;
+    private final Entry[] entries;
+    /** The last version handed out per key, so every store attempt writes a version never written before. */
+    private final long[] versions;
+
+    KeyBook(int keys) {
+        claimed = new AtomicIntegerArray(keys);
+        entries = new Entry[keys];
+        Arrays.fill(entries, Entry.ABSENT);
+        versions = new long[keys];
+    }
+
+    int size() {
+        return entries.length;
+    }
+
+    /** Claims up to {@code count} distinct random keys that no other thread holds; may claim fewer. */
+    int[] claim(SplittableRandom random, int count) {
+        int[] keys = new int[count];
+        int n = 0;
+        for (int attempt = 0; attempt < count * 4 && n < count; attempt++) {
+            int key = random.nextInt(entries.length);
+            if (claimed.compareAndSet(key, 0, 1)) {
+                keys[n++] = key;
+            }
+        }
+        return Arrays.copyOf(keys, n);
+    }
+
+    void release(int[] keys) {
+        for (int key : keys) {
+            claimed.set(key, 0);
+        }
+    }
+
+    /** Only for the thread that holds the key's claim. */
+    Entry get(int key) {
+        return entries[key];
+    }
+
+    /** Only for the thread that holds the key's claim. */
+    void set(int key, Entry entry) {
+        entries[key] = entry;
+    }
+
+    /** Only for the thread that holds the key's claim. */
+    long nextVersion(int key) {
+        return ++versions[key];
+    }
+}

@@ -1,0 +1,92 @@
+package io.kvtier.host.soak;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The bytes of every object the soak stores, derived from (run, instance, key, version): a header
+ * with those four numbers, then a splitmix64 stream seeded from them. Any byte that is wrong, from
+ * an older version of the key, or from another key, instance or run is caught on load.
+ */
+final class ObjectContent {
+    /** run id, instance index, key index, version. */
+    static final int HEADER_BYTES = 24;
+
+    enum Verdict {
+        /** Exactly the expected version. */
+        VERIFIED,
+        /** Exactly an older version of the same key. */
+        STALE,
+        /** Anything else: flipped bytes, another key's or instance's object, garbage. */
+        FOREIGN
+    }
+
+    private final long runId;
+
+    ObjectContent(long runId) {
+        this.runId = runId;
+    }
+
+    void fill(ByteBuffer buffer, int instance, int key, long version) {
+        ByteBuffer view = buffer.duplicate().clear();
+        view.putLong(runId).putInt(instance).putInt(key).putLong(version);
+        long state = seed(instance, key, version);
+        while (view.remaining() >= Long.BYTES) {
+            state += GOLDEN_GAMMA;
+            view.putLong(mix(state));
+        }
+        long last = mix(state + GOLDEN_GAMMA);
+        while (view.hasRemaining()) {
+            view.put((byte) last);
+            last >>>= 8;
+        }
+    }
+
+    Verdict check(ByteBuffer buffer, int instance, int key, long version) {
+        if (matches(buffer, instance, key, version)) {
+            return Verdict.VERIFIED;
+        }
+        ByteBuffer header = buffer.duplicate().clear();
+        if (header.getLong() == runId && header.getInt() == instance && header.getInt() == key) {
+            long older = header.getLong();
+            if (older > 0 && older < version && matches(buffer, instance, key, older)) {
+                return Verdict.STALE;
+            }
+        }
+        return Verdict.FOREIGN;
+    }
+
+    private boolean matches(ByteBuffer buffer, int instance, int key, long version) {
+        ByteBuffer view = buffer.duplicate().clear();
+        if (view.getLong() != runId || view.getInt() != instance || view.getInt() != key || view.getLong() != version) {
+            return false;
+        }
+        long state = seed(instance, key, version);
+        while (view.remaining() >= Long.BYTES) {
+            state += GOLDEN_GAMMA;
+            if (view.getLong() != mix(state)) {
+                return false;
+            }
+        }
+        long last = mix(state + GOLDEN_GAMMA);
+        while (view.hasRemaining()) {
+            if (view.get() != (byte) last) {
+                return false;
+            }
+            last >>>= 8;
+        }
+        return true;
+    }
+
+    private static final long GOLDEN_GAMMA = 0x9e3779b97f4a7c15L;
+
+    private long seed(int instance, int key, long version) {
+        return mix(runId ^ mix(((long) instance << 32) | (key & 0xffffffffL)) ^ mix(version * GOLDEN_GAMMA));
+    }
+
+    /** splitmix64's finaliser. */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+        return z ^ (z >>> 31);
+    }
+}

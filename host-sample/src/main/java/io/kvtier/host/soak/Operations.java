@@ -1,0 +1,240 @@
+package io.kvtier.host.soak;
+
+import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.KeyResult;
+import io.kvtier.spi.L1Slice;
+import io.kvtier.spi.ObjectKey;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * Runs one operation on keys the calling thread has claimed, and judges every per-key answer
+ * against the key book: what was stored, what is absent, what is unknown.
+ */
+final class Operations {
+    static final String MODEL = "kvtier-soak";
+
+    private final Soak.Options options;
+    private final ObjectContent content;
+    private final List<ObjectKey[]> wireKeys = new ArrayList<>();
+    private final long startNanos;
+
+    /** @param runId part of every key and object, so a shared store never answers with a former run's objects */
+    Operations(List<Target> targets, Soak.Options options, long runId, long startNanos) {
+        this.options = options;
+        this.content = new ObjectContent(runId);
+        this.startNanos = startNanos;
+        for (Target target : targets) {
+            ObjectKey[] keys = new ObjectKey[options.keys()];
+            for (int k = 0; k < keys.length; k++) {
+                byte[] hash = ByteBuffer.allocate(16).putLong(runId).putInt(target.index).putInt(k).array();
+                keys[k] = new ObjectKey(hash, MODEL, 0);
+            }
+            wireKeys.add(keys);
+        }
+    }
+
+    /** @param slices the thread's own L1 slices, at least one per key */
+    void run(Op op, Target target, int[] keys, List<L1Slice> slices) {
+        switch (op) {
+            case STORE -> store(target, keys, slices);
+            case LOOKUP -> lookup(target, keys);
+            case LOAD -> load(target, keys, slices);
+            case DELETE -> delete(target, keys);
+        }
+    }
+
+    /**
+     * Writes a new version of each key. A store of a key that exists keeps the first value, so keys
+     * not known to be absent are deleted first (counted as deletes), and only those then absent are stored.
+     */
+    private void store(Target target, int[] keys, List<L1Slice> slices) {
+        int[] notAbsent = select(target, keys, false);
+        if (notAbsent.length > 0) {
+            delete(target, notAbsent);
+        }
+        int[] absent = select(target, keys, true);
+        if (absent.length == 0) {
+            return;
+        }
+        long[] versions = new long[absent.length];
+        List<L1Slice> sources = slices.subList(0, absent.length);
+        for (int i = 0; i < absent.length; i++) {
+            versions[i] = target.book.nextVersion(absent[i]);
+            content.fill(sources.get(i).buffer(), target.index, absent[i], versions[i]);
+        }
+        OpStats stats = target.stats(Op.STORE);
+        BatchResult result = call(target, Op.STORE, absent.length, () -> target.adapter.store(keys(target, absent), sources));
+        long now = System.nanoTime();
+        long okBytes = 0;
+        for (int i = 0; i < absent.length; i++) {
+            KeyResult outcome = result == null ? KeyResult.ERROR : result.get(i);
+            if (outcome == KeyResult.OK) {
+                stats.ok();
+                okBytes += options.chunkSize();
+                target.book.set(absent[i], new KeyBook.Entry(KeyBook.State.PRESENT, versions[i], now));
+            } else {
+                if (outcome == KeyResult.MISSING) {
+                    stats.missing();
+                }
+                target.book.set(absent[i], new KeyBook.Entry(KeyBook.State.UNKNOWN, versions[i], 0));
+            }
+        }
+        stats.batch(bucketTime(now), okBytes);
+    }
+
+    private void lookup(Target target, int[] keys) {
+        List<ObjectKey> asked = keys(target, keys);
+        OpStats stats = target.stats(Op.LOOKUP);
+        BatchResult result = call(target, Op.LOOKUP, keys.length, () -> target.adapter.lookupAndLock(asked));
+        // The soak holds no lock beyond its own batch; a failed batch may have taken some, and unknown keys are ignored.
+        target.adapter.unlock(asked);
+        if (result != null) {
+            for (int i = 0; i < keys.length; i++) {
+                KeyBook.Entry known = target.book.get(keys[i]);
+                if (result.get(i) == KeyResult.OK) {
+                    stats.ok();
+                    if (known.state() == KeyBook.State.ABSENT) {
+                        stats.phantom();
+                    }
+                } else if (result.get(i) == KeyResult.MISSING) {
+                    stats.missing();
+                    missingWhere(target, stats, keys[i], known);
+                }
+            }
+        }
+        stats.batch(bucketTime(System.nanoTime()), 0);
+    }
+
+    private void load(Target target, int[] keys, List<L1Slice> slices) {
+        List<L1Slice> targetsInL1 = slices.subList(0, keys.length);
+        targetsInL1.forEach(slice -> zero(slice.buffer())); // a load that writes nothing must not verify
+        OpStats stats = target.stats(Op.LOAD);
+        BatchResult result = call(target, Op.LOAD, keys.length, () -> target.adapter.load(keys(target, keys), targetsInL1));
+        long now = System.nanoTime();
+        long okBytes = 0;
+        if (result != null) {
+            for (int i = 0; i < keys.length; i++) {
+                KeyBook.Entry known = target.book.get(keys[i]);
+                if (result.get(i) == KeyResult.OK) {
+                    stats.ok();
+                    okBytes += options.chunkSize();
+                    if (known.state() == KeyBook.State.ABSENT) {
+                        stats.phantom();
+                        continue;
+                    }
+                    ObjectContent.Verdict verdict = content.check(targetsInL1.get(i).buffer(), target.index, keys[i],
+                            known.version());
+                    if (verdict == ObjectContent.Verdict.VERIFIED) {
+                        stats.verified();
+                        if (known.state() == KeyBook.State.UNKNOWN) {
+                            target.book.set(keys[i], new KeyBook.Entry(KeyBook.State.PRESENT, known.version(), now));
+                        }
+                    } else {
+                        stats.corrupted(verdict);
+                    }
+                } else if (result.get(i) == KeyResult.MISSING) {
+                    stats.missing();
+                    missingWhere(target, stats, keys[i], known);
+                }
+            }
+        }
+        stats.batch(bucketTime(now), okBytes);
+    }
+
+    private void delete(Target target, int[] keys) {
+        OpStats stats = target.stats(Op.DELETE);
+        BatchResult result = call(target, Op.DELETE, keys.length, () -> target.adapter.delete(keys(target, keys)));
+        for (int i = 0; i < keys.length; i++) {
+            KeyBook.Entry known = target.book.get(keys[i]);
+            KeyResult outcome = result == null ? KeyResult.ERROR : result.get(i);
+            if (outcome == KeyResult.OK) {
+                stats.ok();
+                if (known.state() == KeyBook.State.ABSENT) {
+                    stats.phantom();
+                }
+                target.book.set(keys[i], KeyBook.Entry.ABSENT);
+            } else if (outcome == KeyResult.MISSING) {
+                stats.missing();
+                if (known.state() == KeyBook.State.PRESENT) {
+                    stats.expectedPresentButMissing(target.faults.excuses(known.ackNanos()));
+                }
+                target.book.set(keys[i], KeyBook.Entry.ABSENT);
+            } else if (known.state() != KeyBook.State.ABSENT) {
+                // A failed delete may or may not have removed it; a delete cannot create a key that was absent.
+                target.book.set(keys[i], new KeyBook.Entry(KeyBook.State.UNKNOWN, known.version(), 0));
+            }
+        }
+        stats.batch(bucketTime(System.nanoTime()), 0);
+    }
+
+    /** Batches that end while the soak drains count in its last bucket, not in a sliver of a bucket after it. */
+    private long bucketTime(long now) {
+        return Math.min(now - startNanos, options.durationNanos() - 1);
+    }
+
+    /** A key believed stored was reported missing: lost, or missing after a fault; from now on it is unknown. */
+    private static void missingWhere(Target target, OpStats stats, int key, KeyBook.Entry known) {
+        if (known.state() == KeyBook.State.PRESENT) {
+            stats.expectedPresentButMissing(target.faults.excuses(known.ackNanos()));
+            target.book.set(key, new KeyBook.Entry(KeyBook.State.UNKNOWN, known.version(), 0));
+        }
+    }
+
+    /**
+     * Runs one batch and counts its errors by cause, each of which opens or extends a fault window.
+     * @return null when the batch failed as a whole, which counts every key as an error of that failure
+     */
+    private BatchResult call(Target target, Op op, int keyCount, Supplier<CompletableFuture<BatchResult>> submit) {
+        BatchResult result;
+        try {
+            result = submit.get().join();
+        } catch (RuntimeException e) {
+            error(target, op, keyCount, ErrorCause.of(e));
+            return null;
+        }
+        if (result.size() != keyCount) {
+            error(target, op, keyCount, "adapter answered " + result.size() + " results for " + keyCount + " keys");
+            return null;
+        }
+        long errors = result.count(KeyResult.ERROR);
+        if (errors > 0) {
+            error(target, op, errors, ErrorCause.of(result.firstError()));
+        }
+        return result;
+    }
+
+    private static void error(Target target, Op op, long keys, String cause) {
+        target.stats(op).errors(keys, cause);
+        target.faults.errors(System.nanoTime(), keys, cause);
+    }
+
+    /** The keys whose known state is absent ({@code absent}) or not. */
+    private static int[] select(Target target, int[] keys, boolean absent) {
+        return Arrays.stream(keys)
+                .filter(k -> (target.book.get(k).state() == KeyBook.State.ABSENT) == absent).toArray();
+    }
+
+    private List<ObjectKey> keys(Target target, int[] keys) {
+        ObjectKey[] all = wireKeys.get(target.index);
+        List<ObjectKey> list = new ArrayList<>(keys.length);
+        for (int k : keys) {
+            list.add(all[k]);
+        }
+        return list;
+    }
+
+    private static void zero(ByteBuffer buffer) {
+        ByteBuffer view = buffer.duplicate().clear();
+        while (view.remaining() >= Long.BYTES) {
+            view.putLong(0);
+        }
+        while (view.hasRemaining()) {
+            view.put((byte) 0);
+        }
+    }
+}

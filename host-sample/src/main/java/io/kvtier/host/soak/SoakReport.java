@@ -1,0 +1,218 @@
+package io.kvtier.host.soak;
+
+import io.kvtier.host.Main;
+import io.kvtier.hostlib.ConfigValues;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/** The end of a soak: per instance and per operation, what happened, as text or one JSON line. */
+final class SoakReport {
+    record InstanceReport(String name, String type, Map<Op, OpStats.Snapshot> ops, List<FaultWindows.Window> windows) {
+        long corrupted() {
+            return ops.values().stream().mapToLong(OpStats.Snapshot::corrupted).sum();
+        }
+
+        long lost() {
+            return ops.values().stream().mapToLong(OpStats.Snapshot::lost).sum();
+        }
+
+        long errors() {
+            return ops.values().stream().mapToLong(OpStats.Snapshot::errors).sum();
+        }
+
+        /** Nothing lost and nothing corrupted: errors and misses during faults are allowed. */
+        boolean passed() {
+            return corrupted() == 0 && lost() == 0;
+        }
+    }
+
+    final List<InstanceReport> instances = new ArrayList<>();
+    /** Each adapter's own metrics at the end, by instance name. */
+    final Map<String, Map<String, Object>> adapterMetrics = new LinkedHashMap<>();
+    final long startNanos;
+    final double seconds;
+    /** Ended before its duration: interrupted, or a worker failed. */
+    final boolean stoppedEarly;
+
+    SoakReport(List<Target> targets, long startNanos, long endNanos, boolean stoppedEarly) {
+        this.startNanos = startNanos;
+        this.stoppedEarly = stoppedEarly;
+        this.seconds = (endNanos - startNanos) / 1e9;
+        for (Target target : targets) {
+            Map<Op, OpStats.Snapshot> ops = new EnumMap<>(Op.class);
+            for (Op op : Op.values()) {
+                ops.put(op, target.stats(op).snapshot());
+            }
+            instances.add(new InstanceReport(target.name, target.type, ops, target.faults.windows()));
+        }
+    }
+
+    boolean passed() {
+        return instances.stream().allMatch(InstanceReport::passed);
+    }
+
+    int exitCode() {
+        return passed() ? Main.OK : Main.FAILED;
+    }
+
+    InstanceReport instance(String name) {
+        return instances.stream().filter(i -> i.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    String toText() {
+        StringBuilder sb = new StringBuilder();
+        for (InstanceReport r : instances) {
+            sb.append(String.format("%s (%s): %s in %.1f s%n", r.name(), r.type(), r.passed() ? "PASSED" : "FAILED", seconds));
+            for (Op op : Op.values()) {
+                OpStats.Snapshot s = r.ops().get(op);
+                sb.append(String.format("  %-7s ok %d  missing %d  errors %d", op.label(), s.ok(), s.missing(), s.errors()));
+                if (!s.errorsByCause().isEmpty()) {
+                    sb.append(" (").append(s.errorsByCause().toString().replaceAll("[{}]", "")).append(')');
+                }
+                if (op == Op.LOAD) {
+                    sb.append(String.format("  verified %d  corrupted %d (stale %d, foreign %d)", s.verified(),
+                            s.corrupted(), s.stale(), s.foreign()));
+                }
+                if (op != Op.STORE) {
+                    sb.append(String.format("  lost %d  missing after fault %d  phantom %d", s.lost(),
+                            s.missingAfterFault(), s.phantom()));
+                }
+                sb.append(String.format("  %.0f ops/s", s.batches() / seconds));
+                if (op == Op.STORE || op == Op.LOAD) {
+                    sb.append(String.format("  %.1f MB, %.1f MB/s", s.bytes() / 1e6, s.bytes() / seconds / 1e6));
+                }
+                sb.append(System.lineSeparator());
+            }
+            Map<String, Long> errors = errorsByCause(r);
+            sb.append("  errors by cause: ").append(errors.isEmpty() ? "none" : errors.toString().replaceAll("[{}]", ""))
+                    .append(System.lineSeparator());
+            sb.append("  fault windows: ").append(r.windows().isEmpty() ? "none" : "").append(System.lineSeparator());
+            for (FaultWindows.Window w : r.windows()) {
+                sb.append(String.format("    %.1f s - %s  %d errors  (%s)%n", offset(w.startNanos()),
+                        w.open() ? "open at the end" : String.format("%.1f s", offset(w.endNanos())), w.errors(),
+                        w.reason()));
+            }
+            Map<String, Object> own = adapterMetrics.getOrDefault(r.name(), Map.of());
+            if (!own.isEmpty()) {
+                sb.append("  adapter metrics: ").append(own.toString().replaceAll("[{}]", "")).append(System.lineSeparator());
+            }
+            sb.append("  every 5 s:").append(System.lineSeparator());
+            for (int bucket : buckets(r)) {
+                sb.append(String.format("    %5.1f-%-5.1f s  store %7.1f MB/s  load %7.1f MB/s  %6.0f ops/s%n",
+                        bucket * 5.0, bucket * 5.0 + bucketSeconds(bucket), bucketBytes(r, Op.STORE, bucket) / bucketSeconds(bucket) / 1e6,
+                        bucketBytes(r, Op.LOAD, bucket) / bucketSeconds(bucket) / 1e6,
+                        bucketOps(r, bucket) / bucketSeconds(bucket)));
+            }
+        }
+        sb.append(String.format("soak %s: %d corrupted, %d lost, %d errors in %d instance(s) over %.1f s%s%n",
+                passed() ? "PASSED" : "FAILED", instances.stream().mapToLong(InstanceReport::corrupted).sum(),
+                instances.stream().mapToLong(InstanceReport::lost).sum(),
+                instances.stream().mapToLong(InstanceReport::errors).sum(), instances.size(), seconds,
+                stoppedEarly ? " (stopped early)" : ""));
+        return sb.toString();
+    }
+
+    String toJson() {
+        List<Object> list = new ArrayList<>();
+        for (InstanceReport r : instances) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", r.name());
+            m.put("type", r.type());
+            m.put("passed", r.passed());
+            m.put("corrupted", r.corrupted());
+            m.put("lost", r.lost());
+            Map<String, Object> ops = new LinkedHashMap<>();
+            r.ops().forEach((op, s) -> ops.put(op.label(), toMap(s)));
+            m.put("ops", ops);
+            m.put("errors_by_cause", errorsByCause(r));
+            m.put("fault_windows", r.windows().stream().map(this::toMap).toList());
+            List<Object> buckets = new ArrayList<>();
+            for (int bucket : buckets(r)) {
+                Map<String, Object> b = new LinkedHashMap<>();
+                b.put("start_s", bucket * 5);
+                for (Op op : Op.values()) {
+                    long[] v = r.ops().get(op).buckets().getOrDefault(bucket, new long[2]);
+                    b.put(op.label(), Map.of("ops_per_s", round(v[0] / bucketSeconds(bucket)),
+                            "mb_per_s", round(v[1] / bucketSeconds(bucket) / 1e6)));
+                }
+                buckets.add(b);
+            }
+            m.put("every_5s", buckets);
+            m.put("metrics", adapterMetrics.getOrDefault(r.name(), Map.of()));
+            list.add(m);
+        }
+        Map<String, Object> top = new LinkedHashMap<>();
+        top.put("passed", passed());
+        top.put("seconds", round(seconds));
+        top.put("stopped_early", stoppedEarly);
+        top.put("instances", list);
+        return ConfigValues.toJson(top);
+    }
+
+    private Map<String, Object> toMap(OpStats.Snapshot s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("batches", s.batches());
+        m.put("ok", s.ok());
+        m.put("missing", s.missing());
+        m.put("errors", s.errors());
+        m.put("errors_by_cause", s.errorsByCause());
+        m.put("verified", s.verified());
+        m.put("corrupted", s.corrupted());
+        m.put("stale", s.stale());
+        m.put("foreign", s.foreign());
+        m.put("lost", s.lost());
+        m.put("missing_after_fault", s.missingAfterFault());
+        m.put("phantom", s.phantom());
+        m.put("bytes", s.bytes());
+        m.put("ops_per_s", round(s.batches() / seconds));
+        m.put("mb_per_s", round(s.bytes() / seconds / 1e6));
+        return m;
+    }
+
+    private Map<String, Object> toMap(FaultWindows.Window w) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("start_s", round(offset(w.startNanos())));
+        m.put("end_s", w.open() ? null : round(offset(w.endNanos())));
+        m.put("errors", w.errors());
+        m.put("reason", w.reason());
+        m.put("marked", w.marked());
+        return m;
+    }
+
+    private static Map<String, Long> errorsByCause(InstanceReport r) {
+        Map<String, Long> all = new java.util.TreeMap<>();
+        r.ops().values().forEach(s -> s.errorsByCause().forEach((cause, n) -> all.merge(cause, n, Long::sum)));
+        return all;
+    }
+
+    private static TreeSet<Integer> buckets(InstanceReport r) {
+        TreeSet<Integer> all = new TreeSet<>();
+        r.ops().values().forEach(s -> all.addAll(s.buckets().keySet()));
+        return all;
+    }
+
+    private static long bucketBytes(InstanceReport r, Op op, int bucket) {
+        return r.ops().get(op).buckets().getOrDefault(bucket, new long[2])[1];
+    }
+
+    private static long bucketOps(InstanceReport r, int bucket) {
+        return r.ops().values().stream().mapToLong(s -> s.buckets().getOrDefault(bucket, new long[2])[0]).sum();
+    }
+
+    /** The last bucket is as long as what was left of the soak. */
+    private double bucketSeconds(int bucket) {
+        return Math.max(1e-3, Math.min(5.0, seconds - bucket * 5.0));
+    }
+
+    private double offset(long nanos) {
+        return (nanos - startNanos) / 1e9;
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+}

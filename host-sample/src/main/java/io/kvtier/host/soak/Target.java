@@ -1,0 +1,47 @@
+package io.kvtier.host.soak;
+
+import io.kvtier.spi.L2Adapter;
+import java.util.EnumMap;
+import java.util.Map;
+
+/** One instance under soak: its adapter, what the soak expects of it, and what it did. */
+final class Target {
+    final String name;
+    final String type;
+    /** Position among the soaked instances; part of every key and object, so instances never share one. */
+    final int index;
+    final L2Adapter adapter;
+    final KeyBook book;
+    final FaultWindows faults;
+    final Map<Op, OpStats> stats = new EnumMap<>(Op.class);
+    /** The last health read from status(); the health poll writes it, the metrics endpoint reads it. */
+    volatile boolean healthy = true;
+
+    Target(String name, String type, int index, L2Adapter adapter, int keys, long settleNanos) {
+        this.name = name;
+        this.type = type;
+        this.index = index;
+        this.adapter = adapter;
+        this.book = new KeyBook(keys);
+        this.faults = new FaultWindows(settleNanos);
+        for (Op op : Op.values()) {
+            stats.put(op, new OpStats());
+        }
+    }
+
+    OpStats stats(Op op) {
+        return stats.get(op);
+    }
+
+    /** Reads is_healthy from status(); a status() that throws, or lacks the flag, counts as unhealthy. */
+    boolean pollHealth() {
+        boolean now;
+        try {
+            now = Boolean.TRUE.equals(adapter.status().get("is_healthy"));
+        } catch (RuntimeException e) {
+            now = false;
+        }
+        healthy = now;
+        return now;
+    }
+}

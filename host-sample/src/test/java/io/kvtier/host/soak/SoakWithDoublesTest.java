@@ -1,0 +1,216 @@
+package io.kvtier.host.soak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.codahale.metrics.MetricRegistry;
+import io.kvtier.host.Instances;
+import io.kvtier.host.L1Arena;
+import io.kvtier.host.Main;
+import io.kvtier.spi.L2Adapter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+/** The soak against test doubles that misbehave in known ways: it must count exactly what they did. */
+class SoakWithDoublesTest {
+    private static final long SEED = 7;
+    private static final Duration LIMIT = Duration.ofSeconds(60);
+
+    /** 512 keys: a failure touches few of them, so most keys are still known present when the double comes back. */
+    private static Soak.Options options(Integer metricsPort) {
+        return new Soak.Options(LIMIT.toNanos(), 2, Mix.parse("store=40,lookup=20,load=35,delete=5"), 1024, 512, 0, 4,
+                TimeUnit.HOURS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(300), SEED, metricsPort);
+    }
+
+    /** A soak of one instance, named {@code name}, stopped as soon as {@code done} holds for it. */
+    private static SoakReport soak(String name, L2Adapter adapter, Predicate<Target> done) throws Exception {
+        return soak(name, adapter, new MetricRegistry(), null, (soak, target) -> done.test(target));
+    }
+
+    private interface Condition0 {
+        boolean holds() throws Exception;
+    }
+
+    private interface Condition {
+        boolean holds(Soak soak, Target target) throws Exception;
+    }
+
+    private static SoakReport soak(String name, L2Adapter adapter, MetricRegistry metrics, Integer metricsPort,
+                                   Condition done) throws Exception {
+        Soak.Options options = options(metricsPort);
+        Target target = new Target(name, "double", 0, adapter, options.keys(), options.faultSettleNanos());
+        try (L1Arena arena = L1Arena.allocate(Soak.l1BytesNeeded(options), L1Arena.DEFAULT_ALIGNMENT, false)) {
+            Soak soak = new Soak(options, List.of(target), arena, metrics, new PrintWriter(new StringWriter()), 99);
+            CompletableFuture<SoakReport> running = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return soak.run();
+                } catch (InterruptedException e) {
+                    throw new CompletionException(e);
+                }
+            });
+            boolean[] held = {false};
+            try {
+                await(() -> running.isDone() || (held[0] = done.holds(soak, target)));
+            } finally {
+                soak.stop();
+            }
+            assertThat(held[0]).as("the condition held before the soak ended").isTrue();
+            return running.join();
+        }
+    }
+
+    /** Waits for a condition, checking it every 10 ms, for at most a minute. */
+    private static void await(Condition0 condition) throws Exception {
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (!condition.holds()) {
+            assertThat(System.nanoTime() - deadline).as("waited a minute for a condition").isNegative();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+    }
+
+    private static long sum(Target target, java.util.function.ToLongFunction<OpStats.Snapshot> figure) {
+        return java.util.Arrays.stream(Op.values()).mapToLong(op -> figure.applyAsLong(target.stats(op).snapshot())).sum();
+    }
+
+    private static long sum(SoakReport.InstanceReport report, java.util.function.ToLongFunction<OpStats.Snapshot> figure) {
+        return report.ops().values().stream().mapToLong(figure).sum();
+    }
+
+    @Test
+    void theMemoryAdapterDoubleLosesAndCorruptsNothing() throws Exception {
+        InMemoryAdapterDouble honest = new InMemoryAdapterDouble();
+        SoakReport report = soak("honest", honest, t -> t.stats(Op.LOAD).snapshot().verified() >= 500);
+        SoakReport.InstanceReport r = report.instance("honest");
+        assertThat(r.ops().get(Op.LOAD).verified()).isEqualTo(r.ops().get(Op.LOAD).ok());
+        assertThat(sum(r, OpStats.Snapshot::phantom)).isZero();
+        assertThat(r.corrupted()).isZero();
+        assertThat(r.lost()).isZero();
+        assertThat(r.windows()).isEmpty();
+        assertThat(report.exitCode()).isEqualTo(Main.OK);
+        assertThat(report.toText()).endsWith("(stopped early)\n");
+    }
+
+    @Test
+    void aByteFlippedOnLoadIsCountedAsCorruptedAndFailsTheSoak() throws Exception {
+        CorruptingAdapterDouble corrupting = new CorruptingAdapterDouble(10);
+        SoakReport report = soak("corrupting", corrupting, t -> t.stats(Op.LOAD).snapshot().foreign() >= 3);
+        OpStats.Snapshot load = report.instance("corrupting").ops().get(Op.LOAD);
+        assertThat(load.foreign()).as("every flipped byte, and nothing else").isEqualTo(corrupting.flipped.get());
+        assertThat(load.stale()).isZero();
+        assertThat(load.verified() + load.foreign()).isEqualTo(load.ok());
+        assertThat(report.instance("corrupting").lost()).isZero();
+        assertThat(report.exitCode()).isEqualTo(Main.FAILED);
+        assertThat(report.toText()).contains("corrupting (double): FAILED", "corrupted " + load.foreign() + " (stale 0, foreign "
+                + load.foreign() + ")");
+    }
+
+    @Test
+    void anOlderVersionServedAfterADeleteThatDidNothingIsStaleAndTheUndeadKeysArePhantoms() throws Exception {
+        SoakReport report = soak("undeleting", new UndeletingAdapterDouble(),
+                t -> t.stats(Op.LOAD).snapshot().stale() >= 3 && t.stats(Op.LOOKUP).snapshot().phantom() >= 1);
+        SoakReport.InstanceReport r = report.instance("undeleting");
+        assertThat(r.ops().get(Op.LOAD).stale()).isGreaterThanOrEqualTo(3);
+        assertThat(r.ops().get(Op.LOAD).foreign()).isZero();
+        assertThat(r.ops().get(Op.LOOKUP).phantom()).isPositive();
+        assertThat(r.lost()).isZero();
+        assertThat(report.exitCode()).isEqualTo(Main.FAILED);
+    }
+
+    @Test
+    void anObjectSilentlyForgottenIsCountedAsLostAndFailsTheSoak() throws Exception {
+        ForgetfulAdapterDouble forgetful = new ForgetfulAdapterDouble(7);
+        SoakReport report = soak("forgetful", forgetful, t -> sum(t, OpStats.Snapshot::lost) >= 3);
+        SoakReport.InstanceReport r = report.instance("forgetful");
+        assertThat(r.lost()).isPositive().isLessThanOrEqualTo(forgetful.forgotten.get());
+        assertThat(sum(r, OpStats.Snapshot::missingAfterFault)).isZero();
+        assertThat(r.corrupted()).isZero();
+        assertThat(r.windows()).isEmpty();
+        assertThat(report.exitCode()).isEqualTo(Main.FAILED);
+        assertThat(report.toJson()).contains("\"passed\":false", "\"lost\":" + r.lost());
+    }
+
+    @Test
+    void errorsDuringARestartOpenAFaultWindowAndWhatItLostIsMissingAfterFaultNotLost() throws Exception {
+        RestartingAdapterDouble restarting = new RestartingAdapterDouble(2000, 100);
+        SoakReport report = soak("restarting", restarting, t -> restarting.keysAfterRecovery() > 0 && !t.faults.isOpen()
+                && sum(t, OpStats.Snapshot::missingAfterFault) >= 10);
+        SoakReport.InstanceReport r = report.instance("restarting");
+        assertThat(r.errors()).isEqualTo(restarting.failed.get()).isPositive();
+        assertThat(r.ops().values()).allSatisfy(s -> assertThat(s.errorsByCause().keySet())
+                .isSubsetOf("RPC_FAIL (-900)"));
+        assertThat(r.windows()).hasSize(1);
+        FaultWindows.Window window = r.windows().get(0);
+        assertThat(window.open()).isFalse();
+        assertThat(window.errors()).isEqualTo(restarting.failed.get());
+        assertThat(sum(r, OpStats.Snapshot::missingAfterFault)).isGreaterThanOrEqualTo(10);
+        assertThat(r.lost()).isZero();
+        assertThat(r.corrupted()).isZero();
+        assertThat(report.exitCode()).isEqualTo(Main.OK);
+        assertThat(report.toText()).contains("errors by cause: RPC_FAIL (-900)=" + restarting.failed.get(),
+                restarting.failed.get() + " errors");
+    }
+
+    @Test
+    void aFaultMarkedByAHarnessExcusesWhatVanishedSilentlyDuringIt() throws Exception {
+        InMemoryAdapterDouble store = new InMemoryAdapterDouble();
+        int[] phase = {0};
+        SoakReport report = soak("marked", store, new MetricRegistry(), null, (soak, target) -> {
+            if (phase[0] == 0 && target.stats(Op.LOAD).snapshot().verified() >= 200) {
+                soak.mark(true);
+                store.objects.clear(); // a storage node killed: what it held vanishes, and nothing reports an error
+                phase[0] = 1;
+            } else if (phase[0] == 1 && sum(target, OpStats.Snapshot::missingAfterFault) >= 10) {
+                soak.mark(false);
+                phase[0] = 2;
+            }
+            return phase[0] == 2;
+        });
+        SoakReport.InstanceReport r = report.instance("marked");
+        assertThat(r.windows()).singleElement().satisfies(w -> {
+            assertThat(w.marked()).isTrue();
+            assertThat(w.open()).isFalse();
+            assertThat(w.reason()).isEqualTo("marked fault");
+            assertThat(w.errors()).isZero();
+        });
+        assertThat(sum(r, OpStats.Snapshot::missingAfterFault)).isGreaterThanOrEqualTo(10);
+        assertThat(r.lost()).isZero();
+        assertThat(r.corrupted()).isZero();
+        assertThat(report.exitCode()).isEqualTo(Main.OK);
+    }
+
+    @Test
+    void theMetricsEndpointServesTheAdaptersMetricsAndTheHealthGaugeOnLoopback() throws Exception {
+        MetricRegistry metrics = new MetricRegistry();
+        MeteredAdapterDouble metered = new MeteredAdapterDouble(metrics, Instances.metricPrefix("metered"));
+        HttpClient http = HttpClient.newHttpClient();
+        String[] body = {""};
+        int[] port = {-1};
+        soak("metered", metered, metrics, 0, (soak, target) -> {
+            port[0] = soak.metricsPort();
+            if (port[0] <= 0) {
+                return false;
+            }
+            body[0] = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port[0] + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            return body[0].contains("kvtier_adapter_metered_objects_loaded") && !body[0].contains("kvtier_adapter_metered_objects_loaded 0.0");
+        });
+        assertThat(body[0]).contains("kvtier_soak_metered_healthy 1.0", "kvtier_soak_metered_fault_window_open 0.0",
+                "kvtier_soak_metered_load_verified", "kvtier_soak_metered_load_corrupted 0.0", "# TYPE");
+        assertThatThrownBy(() -> http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port[0] + "/metrics"))
+                .build(), HttpResponse.BodyHandlers.ofString())).as("stopped with the soak").isInstanceOf(IOException.class);
+    }
+}

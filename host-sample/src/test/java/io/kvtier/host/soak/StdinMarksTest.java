@@ -1,0 +1,21 @@
+package io.kvtier.host.soak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StdinMarksTest {
+    @Test
+    void faultAndRecoveredLinesBecomeMarksAndOtherLinesAreReported() {
+        List<Boolean> marks = new ArrayList<>();
+        StringWriter err = new StringWriter();
+        StdinMarks.read(new StringReader("fault\n\n  recovered \nkill master\nfault\n"), marks::add, new PrintWriter(err, true));
+        assertThat(marks).containsExactly(true, false, true);
+        assertThat(err.toString()).isEqualTo("kvtier: warning: ignored stdin line 'kill master' (expected 'fault' or 'recovered')\n");
+    }
+}
