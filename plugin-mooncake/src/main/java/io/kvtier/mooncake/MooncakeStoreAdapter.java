@@ -254,10 +254,11 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             return CompletableFuture.completedFuture(BatchResult.empty());
         }
         LaneTask task = new LaneTask(work, () -> closed ? closedError() : null);
-        CompletableFuture<BatchResult> future = task.future();
         Timer.Context timing = timer.time();
         inFlight.add(task);
-        future.whenComplete((result, error) -> {
+        // The caller gets the stage after the bookkeeping, so that what it sees on completion
+        // (metrics, in-flight count) already includes this batch.
+        CompletableFuture<BatchResult> future = task.future().whenComplete((result, error) -> {
             timing.stop();
             inFlight.remove(task);
             if (error instanceof MooncakeBatchException) {
