@@ -101,6 +101,11 @@ public final class L1Arena implements AutoCloseable {
         return (offset + alignment - 1) & -alignment;
     }
 
+    /** Sets every byte of {@code slice} to 0. */
+    public static void zero(L1Slice slice) {
+        IO.setMemory(slice.address(), slice.length(), (byte) 0);
+    }
+
     /** Frees every allocation at once; slices handed out before must no longer be used. */
     public synchronized void reset() {
         next = 0;

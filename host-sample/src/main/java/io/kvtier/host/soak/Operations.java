@@ -1,5 +1,6 @@
 package io.kvtier.host.soak;
 
+import io.kvtier.host.L1Arena;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
@@ -112,7 +113,7 @@ final class Operations {
 
     private void load(Target target, int[] keys, List<L1Slice> slices) {
         List<L1Slice> targetsInL1 = slices.subList(0, keys.length);
-        targetsInL1.forEach(slice -> zero(slice.buffer())); // a load that writes nothing must not verify
+        targetsInL1.forEach(L1Arena::zero); // a load that writes nothing must not verify
         OpStats stats = target.stats(Op.LOAD);
         BatchResult result = call(target, Op.LOAD, keys.length, () -> target.adapter.load(keys(target, keys), targetsInL1));
         long now = System.nanoTime();
@@ -226,15 +227,5 @@ final class Operations {
             list.add(all[k]);
         }
         return list;
-    }
-
-    private static void zero(ByteBuffer buffer) {
-        ByteBuffer view = buffer.duplicate().clear();
-        while (view.remaining() >= Long.BYTES) {
-            view.putLong(0);
-        }
-        while (view.hasRemaining()) {
-            view.put((byte) 0);
-        }
     }
 }
