@@ -45,9 +45,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--l1-size", paramLabel = "SIZE", description = "L1 arena size (default: what the workload needs)")
     String l1Size;
 
-    @Option(names = "--l1-use-lazy", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "back L1 pages on first use (default); --no-l1-use-lazy touches every page first, as RDMA needs")
-    boolean l1UseLazy;
+    @Mixin
+    L1Options l1;
 
     @Option(names = "--json", description = "print the summary as JSON")
     boolean json;
@@ -67,7 +66,7 @@ final class RunCommand implements Callable<Integer> {
         MetricRegistry metrics = new MetricRegistry();
         List<Workload.RunReport> reports = new ArrayList<>();
         long start = System.nanoTime();
-        try (L1Arena arena = L1Arena.allocate(l1Bytes, L1Arena.DEFAULT_ALIGNMENT, !l1UseLazy);
+        try (L1Arena arena = l1.allocate(l1Bytes);
              Instances instances = Instances.create(configured, arena, metrics);
              JmxReporter jmx = JmxReporter.forRegistry(metrics).inDomain("kvtier").build()) {
             jmx.start();

@@ -1,9 +1,9 @@
 package io.kvtier.host;
 
+import static io.kvtier.host.HostCli.kvtier;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import io.kvtier.host.HostCli.Result;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
@@ -11,15 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class CliTest {
-    record Result(int exit, String out, String err) {}
-
-    static Result kvtier(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exit = Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(exit, out.toString(), err.toString());
-    }
-
     @Test
     void validatePrintsOneJsonLinePerInstance() {
         Result r = kvtier("validate", "--l2-adapter", "{\"type\":\"memory\",\"capacity\":\"64 MiB\"}",

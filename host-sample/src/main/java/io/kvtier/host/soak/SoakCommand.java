@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import io.kvtier.host.DeclarationOptions;
 import io.kvtier.host.Instances;
 import io.kvtier.host.L1Arena;
+import io.kvtier.host.L1Options;
 import io.kvtier.host.Main;
 import io.kvtier.hostlib.ConfigValues;
 import io.kvtier.hostlib.ConfiguredAdapter;
@@ -69,9 +70,8 @@ public final class SoakCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", description = "seed of the operation and key choices (default: random)")
     Long seed;
 
-    @Option(names = "--l1-use-lazy", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "back L1 pages on first use (default); --no-l1-use-lazy touches every page first, as RDMA needs")
-    boolean l1UseLazy;
+    @Mixin
+    L1Options l1;
 
     @Option(names = "--json", description = "print the report as one JSON line")
     boolean json;
@@ -84,7 +84,7 @@ public final class SoakCommand implements Callable<Integer> {
         List<ConfiguredAdapter<?>> configured = declarations.configure(Main.registry(err));
         MetricRegistry metrics = new MetricRegistry();
         SoakReport report;
-        try (L1Arena arena = L1Arena.allocate(Soak.l1BytesNeeded(options), L1Arena.DEFAULT_ALIGNMENT, !l1UseLazy);
+        try (L1Arena arena = l1.allocate(Soak.l1BytesNeeded(options));
              Instances instances = Instances.create(configured, arena, metrics)) {
             List<Target> targets = new ArrayList<>();
             for (Instances.Instance instance : instances.all()) {

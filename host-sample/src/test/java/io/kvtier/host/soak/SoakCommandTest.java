@@ -1,22 +1,12 @@
 package io.kvtier.host.soak;
 
+import static io.kvtier.host.HostCli.kvtier;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kvtier.host.Main;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import io.kvtier.host.HostCli.Result;
 import org.junit.jupiter.api.Test;
 
 class SoakCommandTest {
-    record Result(int exit, String out, String err) {}
-
-    static Result kvtier(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exit = Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        return new Result(exit, out.toString(), err.toString());
-    }
-
     @Test
     void aShortSoakOnTheMemoryAdapterVerifiesEverythingAndExitsZero() {
         Result r = kvtier("soak", "--duration", "1500ms", "--threads", "3", "--keys", "128", "--batch", "4",
