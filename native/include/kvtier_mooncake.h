@@ -14,8 +14,7 @@
  *
  * Negative returns: -22 means the caller broke this contract (null client or pointer,
  * n < 0, negative length, duplicate config key); register/unregister pass Mooncake's own
- * error code through; kvt_health_check returns minus Mooncake's health code (-1 not
- * initialized or closed, -2 master unreachable); anything else is -1. kvt_last_error()
+ * error code through, and so does kvt_health_check; anything else is -1. kvt_last_error()
  * always holds the explanation.
  *
  * The same sources also build libkvtier_mooncake_testdouble.so, an in-memory stand-in
@@ -35,7 +34,7 @@ typedef struct kvt_client kvt_client;
 /* The version of this ABI. It changes whenever a function's signature or meaning changes. The
  * Java binding binds kvt_abi_version alone first and refuses a library of another version
  * before binding anything else: a call through a stale signature would crash the JVM. */
-#define KVT_ABI_VERSION 1
+#define KVT_ABI_VERSION 2
 
 /* Returns KVT_ABI_VERSION as this library was built. */
 int32_t kvt_abi_version(void);
@@ -44,9 +43,16 @@ int32_t kvt_abi_version(void);
  * thread's next kvt_* call. */
 const char *kvt_last_error(void);
 
-/* RealClient::create() + setup_internal(ConfigDict{keys[i] -> values[i]}).
+/* Sends Mooncake's log (glog, every severity) to the file at `path` instead of stderr, where
+ * only FATAL lines still go. The first call in a process decides; later calls do nothing and
+ * return 0. Call it before the first kvt_create to catch setup's lines too. */
+int32_t kvt_log_to_file(const char *path);
+
+/* RealClient::create() + setup_internal(ConfigDict{keys[i] -> values[i]}), with every RPC
+ * of this client to its master bounded by rpc_timeout_ms (> 0), connecting included.
  * Returns NULL on failure; kvt_last_error() says why. */
-kvt_client *kvt_create(const char *const *keys, const char *const *values, int32_t n);
+kvt_client *kvt_create(const char *const *keys, const char *const *values, int32_t n,
+                       int32_t rpc_timeout_ms);
 
 /* Tears the client down (tearDownAll) and frees it. NULL is ignored. */
 void kvt_destroy(kvt_client *client);
@@ -58,7 +64,10 @@ uint64_t kvt_max_mr_size(kvt_client *client);
 int32_t kvt_register_buffer(kvt_client *client, uint64_t addr, uint64_t len);
 int32_t kvt_unregister_buffer(kvt_client *client, uint64_t addr);
 
-/* 0 when the client answers, negative otherwise. */
+/* Asks the master one question (whether a probe key exists) and returns 0 when it answered, or
+ * Mooncake's negative error code (RPC_FAIL -900, RPC_TIMEOUT -901, ...). Mooncake's own
+ * health_check cannot serve: a client without a segment sends no heartbeat, so it reports
+ * healthy while its master is gone. */
 int32_t kvt_health_check(kvt_client *client);
 
 /* batch_put_from. replica_num / nof_replica_num < 0 keep Mooncake's defaults.

@@ -9,8 +9,11 @@
 
 #include <csignal>
 #include <cstdint>
+#include <cstdlib>
 #include <exception>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <pthread.h>
 #include <stdexcept>
 #include <string>
@@ -141,17 +144,51 @@ std::shared_ptr<mooncake::RealClient> create_keeping_sigmask() {
     return client;
 }
 
+// Mooncake reads its RPC deadlines from the environment once, when a client connects to its
+// master. Clients are created one at a time with this instance's deadline in place, and the
+// process's own values are put back afterwards.
+std::mutex g_create_mutex;
+
+class ScopedEnv {
+  public:
+    ScopedEnv(const char *name, const std::string &value) : name_(name) {
+        if (const char *old = std::getenv(name)) old_ = old;
+        setenv(name, value.c_str(), 1);
+    }
+    ~ScopedEnv() {
+        if (old_) setenv(name_, old_->c_str(), 1);
+        else unsetenv(name_);
+    }
+    ScopedEnv(const ScopedEnv &) = delete;
+    ScopedEnv &operator=(const ScopedEnv &) = delete;
+
+  private:
+    const char *name_;
+    std::optional<std::string> old_;
+};
+
 }  // namespace
 
 KVT_EXPORT int32_t kvt_abi_version(void) { return KVT_ABI_VERSION; }
 
 KVT_EXPORT const char *kvt_last_error(void) { return g_last_error.c_str(); }
 
+KVT_EXPORT int32_t kvt_log_to_file(const char *path) {
+    return guarded("kvt_log_to_file", [&]() -> int32_t {
+        if (path == nullptr || *path == '\0') bad_argument("log path is null or empty");
+        static std::once_flag once;
+        std::call_once(once, [&] { kvt_shim::log_to_file(path); });
+        return 0;
+    });
+}
+
 KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *values,
-                                  int32_t n) {
+                                  int32_t n, int32_t rpc_timeout_ms) {
     kvt_client *out = nullptr;
     guarded("kvt_create", [&]() -> int32_t {
         if (n < 0) bad_argument("n must be >= 0, got " + std::to_string(n));
+        if (rpc_timeout_ms <= 0)
+            bad_argument("rpc_timeout_ms must be > 0, got " + std::to_string(rpc_timeout_ms));
         if (n > 0 && (keys == nullptr || values == nullptr))
             bad_argument("config keys or values is null");
         mooncake::ConfigDict config;
@@ -162,6 +199,10 @@ KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *va
                 bad_argument(std::string("duplicate config key: ") + keys[i]);
         }
 
+        std::lock_guard<std::mutex> creating(g_create_mutex);
+        const std::string timeout = std::to_string(rpc_timeout_ms);
+        ScopedEnv request_timeout("MC_RPC_TIMEOUT_MS", timeout);
+        ScopedEnv connect_timeout("MC_RPC_CONNECT_TIMEOUT_MS", timeout);
         auto handle = std::make_unique<kvt_client>();
         handle->client = create_keeping_sigmask();
         if (!handle->client) throw KvtError(kFailed, "Failed to create mooncake RealClient");
@@ -236,15 +277,10 @@ KVT_EXPORT int32_t kvt_unregister_buffer(kvt_client *client, uint64_t addr) {
 
 KVT_EXPORT int32_t kvt_health_check(kvt_client *client) {
     return guarded("kvt_health_check", [&]() -> int32_t {
-        auto &c = require_client(client);
-        // health_check(): 0 healthy, 1 not initialized / closed, 2 master unreachable.
-        const int rc = c.health_check();
-        if (rc != 0) {
-            const char *what = rc == 1 ? "not initialized or closed"
-                               : rc == 2 ? "master unreachable" : "unhealthy";
-            throw KvtError(rc < 0 ? rc : -rc, "Mooncake health_check returned " +
-                                                  std::to_string(rc) + " (" + what + ")");
-        }
+        const int64_t rc = kvt_shim::ask_master(require_client(client));
+        if (rc < 0)
+            throw KvtError(static_cast<int32_t>(rc),
+                           "the master did not answer: Mooncake code " + std::to_string(rc));
         return 0;
     });
 }

@@ -6,11 +6,14 @@
 // lives here, so connector.cpp itself is byte-for-byte the same in both libraries.
 #pragma once
 
+#include <cstdlib>
 #include <string>
 
 #ifdef KVTIER_TESTDOUBLE
 #include "mooncake_testdouble.h"
 #else
+#include <glog/logging.h>
+
 #include "config.h"       // mooncake-transfer-engine: mooncake::globalConfig()
 #include "real_client.h"  // mooncake-store: mooncake::RealClient, ReplicateConfig
 #include "types.h"        // mooncake-store: ErrorCode, toString, ConfigDict
@@ -25,7 +28,39 @@ inline std::string setup_failure_detail(mooncake::RealClient &client) {
     return client.testdouble_setup_error();
 #else
     (void)client;
-    return "see Mooncake's log (glog) for the cause";
+    return "the cause is in Mooncake's log";
+#endif
+}
+
+// One question to the master: 0 when it answered, else Mooncake's negative error code.
+inline int64_t ask_master(mooncake::RealClient &client) {
+#ifdef KVTIER_TESTDOUBLE
+    return client.health_check() == mooncake::HC_HEALTHY
+               ? 0 : static_cast<int64_t>(mooncake::ErrorCode::RPC_FAIL);
+#else
+    const auto got = client.batchIsExist({"kvtier-health-probe"});
+    if (got.size() != 1) return -1;
+    return got[0] < 0 ? got[0] : 0;
+#endif
+}
+
+// Mooncake logs through glog, to stderr unless told otherwise. With MC_LOG_DIR set, Mooncake
+// initialises glog itself (a second initialisation aborts), so the user's choice stands.
+inline void log_to_file(const std::string &path) {
+#ifdef KVTIER_TESTDOUBLE
+    (void)path;  // the double logs nothing
+#else
+    if (std::getenv("MC_LOG_DIR") != nullptr) return;
+    if (!google::IsGoogleLoggingInitialized()) google::InitGoogleLogging("kvtier-mooncake");
+    FLAGS_logtostderr = false;
+    FLAGS_alsologtostderr = false;
+    FLAGS_stderrthreshold = google::GLOG_FATAL;
+    FLAGS_timestamp_in_logfile_name = false;
+    google::SetLogDestination(google::GLOG_INFO, path.c_str());
+    // glog writes one more file per severity by default; the INFO file already holds them all.
+    google::SetLogDestination(google::GLOG_WARNING, "");
+    google::SetLogDestination(google::GLOG_ERROR, "");
+    google::SetLogDestination(google::GLOG_FATAL, "");
 #endif
 }
 

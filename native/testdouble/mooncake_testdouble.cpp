@@ -19,6 +19,9 @@
 //                                         exercising the connector's count check.
 //   testdouble_delay_ms_put|get|exists|remove=<ms>
 //                                         sleep once per batch call before doing it.
+//   testdouble_master_down_while=<path>   while a file exists at <path>, the master is
+//                                         "down": health_check says unreachable and every
+//                                         key of every batch gets RPC_FAIL (-900).
 #include "mooncake_testdouble.h"
 
 #include <algorithm>
@@ -26,6 +29,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <thread>
 
 namespace mooncake {
@@ -87,6 +91,7 @@ int op_index(const std::string &name) {
 constexpr int kInternal = static_cast<int>(ErrorCode::INTERNAL_ERROR);
 constexpr int kInvalid = static_cast<int>(ErrorCode::INVALID_PARAMS);
 constexpr int kNotFound = static_cast<int>(ErrorCode::OBJECT_NOT_FOUND);
+constexpr int kRpcFail = static_cast<int>(ErrorCode::RPC_FAIL);
 
 }  // namespace
 }  // namespace testdouble
@@ -96,13 +101,15 @@ using namespace testdouble;
 const std::string &toString(ErrorCode code) noexcept {
     static const std::string ok = "OK", internal = "INTERNAL_ERROR",
                              invalid = "INVALID_PARAMS", not_found = "OBJECT_NOT_FOUND",
-                             exists = "OBJECT_ALREADY_EXISTS", unknown = "UNKNOWN_ERROR";
+                             exists = "OBJECT_ALREADY_EXISTS", rpc_fail = "RPC_FAIL",
+                             unknown = "UNKNOWN_ERROR";
     switch (code) {
         case ErrorCode::OK: return ok;
         case ErrorCode::INTERNAL_ERROR: return internal;
         case ErrorCode::INVALID_PARAMS: return invalid;
         case ErrorCode::OBJECT_NOT_FOUND: return not_found;
         case ErrorCode::OBJECT_ALREADY_EXISTS: return exists;
+        case ErrorCode::RPC_FAIL: return rpc_fail;
     }
     return unknown;
 }
@@ -161,6 +168,8 @@ ExpectedVoid RealClient::setup_internal(const ConfigDict &config) {
                 if (op < 0) return bad("put, get, exists or remove");
                 fail_batch_[op] = true;
             }
+        } else if (key == "testdouble_master_down_while") {
+            master_down_while_ = value;
         } else if (key.rfind("testdouble_delay_ms_", 0) == 0) {
             int op = op_index(key.substr(std::strlen("testdouble_delay_ms_")));
             if (op < 0) return fail(ErrorCode::INVALID_PARAMS, "unknown test knob " + key);
@@ -214,6 +223,7 @@ int RealClient::key_precheck(const std::string &key) const {
         if (!set_up_ || closed_) return kInvalid;  // Mooncake: "Client is not initialized"
     }
     // fail_keys_ is written only during setup, which happened-before set_up_ was seen.
+    if (master_down()) return kRpcFail;
     if (fail_keys_.count(key) != 0) return kInternal;
     if (key.empty()) return kInvalid;  // Mooncake's master rejects empty keys
     return 0;
@@ -302,7 +312,12 @@ std::vector<int> RealClient::batchRemove(const std::vector<std::string> &keys, b
 
 int RealClient::health_check() {
     std::lock_guard<std::mutex> lock(mu_);
-    return set_up_ && !closed_ ? HC_HEALTHY : HC_NOT_INITIALIZED;
+    if (!set_up_ || closed_) return HC_NOT_INITIALIZED;
+    return master_down() ? HC_MASTER_UNREACHABLE : HC_HEALTHY;
+}
+
+bool RealClient::master_down() const {
+    return !master_down_while_.empty() && std::filesystem::exists(master_down_while_);
 }
 
 int RealClient::tearDownAll() {

@@ -35,6 +35,7 @@ enum class ErrorCode : int32_t {
     INVALID_PARAMS = -600,
     OBJECT_NOT_FOUND = -704,
     OBJECT_ALREADY_EXISTS = -705,
+    RPC_FAIL = -900,
 };
 
 const std::string &toString(ErrorCode code) noexcept;
@@ -115,6 +116,7 @@ class RealClient {
     bool batch_prologue(testdouble::Op op) const;
     // Per-key precheck: 0 when the op may proceed, else the per-key error code.
     int key_precheck(const std::string &key) const;
+    bool master_down() const;
 
     mutable std::mutex mu_;  // guards the fields below except where noted
     bool set_up_ = false;
@@ -128,6 +130,7 @@ class RealClient {
     bool fail_batch_[testdouble::kOpCount] = {};
     int64_t delay_ms_[testdouble::kOpCount] = {};
     std::map<uintptr_t, size_t> registered_;
+    std::string master_down_while_;  // written only during setup
 };
 
 }  // namespace mooncake

@@ -8,6 +8,7 @@ import com.codahale.metrics.Timer;
 import io.kvtier.spi.AdapterContext;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * One instance's Dropwizard metrics. Every name comes from {@link AdapterContext#metricName}, so
@@ -18,8 +19,10 @@ import java.util.List;
  *       of each batch, queueing included, since that is what the caller waits for;</li>
  *   <li>meters {@code bytes_stored}, {@code bytes_loaded}: bytes of keys that succeeded;</li>
  *   <li>counters {@code hits} / {@code misses} (lookup outcomes) and {@code errors} (every key
- *       that ended in ERROR, and every key of a failed batch, for any op);</li>
- *   <li>gauges {@code lane.<pool>.queue_depth} and {@code l1.registered_bytes}.</li>
+ *       that ended in ERROR, and every key of a failed batch, for any op) and {@code retries}
+ *       (keys a lookup or load asked for again after a transient code);</li>
+ *   <li>gauges {@code lane.<pool>.queue_depth}, {@code l1.registered_bytes} and {@code healthy}
+ *       (1 while the master answers the health probe, else 0).</li>
  * </ul>
  */
 final class AdapterMetrics implements AutoCloseable {
@@ -32,11 +35,12 @@ final class AdapterMetrics implements AutoCloseable {
     final Counter hits;
     final Counter misses;
     final Counter errors;
+    final Counter retries;
 
     private final MetricRegistry registry;
     private final List<String> gauges = new ArrayList<>();
 
-    AdapterMetrics(AdapterContext context, WorkerLanes lanes, L1Registration registration) {
+    AdapterMetrics(AdapterContext context, WorkerLanes lanes, L1Registration registration, BooleanSupplier healthy) {
         this.registry = context.metrics();
         store = registry.timer(context.metricName("store"));
         lookup = registry.timer(context.metricName("lookup"));
@@ -47,11 +51,13 @@ final class AdapterMetrics implements AutoCloseable {
         hits = registry.counter(context.metricName("hits"));
         misses = registry.counter(context.metricName("misses"));
         errors = registry.counter(context.metricName("errors"));
+        retries = registry.counter(context.metricName("retries"));
         try {
             for (String pool : lanes.poolNames()) {
                 gauge(context.metricName("lane", pool, "queue_depth"), () -> lanes.queueDepth(pool));
             }
             gauge(context.metricName("l1", "registered_bytes"), registration::registeredBytes);
+            gauge(context.metricName("healthy"), () -> healthy.getAsBoolean() ? 1 : 0);
         } catch (IllegalArgumentException e) {
             close();
             throw new IllegalArgumentException("mooncake_store instance '" + context.instanceName()

@@ -2,15 +2,18 @@ package io.kvtier.mooncake;
 
 import io.kvtier.mooncake.NativeAbi.MooncakeNative;
 import io.kvtier.spi.ObjectKey;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import jnr.ffi.Pointer;
 
 /**
  * One native Mooncake client ({@code kvt_client*}) and the typed calls on it; it owns the handle
  * and frees it in {@link #close()}. Batch calls are made from lane threads; the adapter guarantees
- * they have all returned before {@code close()} runs, and {@link #healthCheck()} (called from any
+ * they have all returned before {@code close()} runs, and {@link #askMaster()} (called from any
  * thread) is serialised with {@code close()} so it never touches a freed client.
  */
 final class MooncakeClient implements AutoCloseable {
@@ -24,18 +27,21 @@ final class MooncakeClient implements AutoCloseable {
     }
 
     /**
-     * {@code RealClient::create()} + {@code setup_internal(setup)}.
+     * {@code RealClient::create()} + {@code setup_internal(setup)}, with every RPC to the master
+     * bounded by {@code rpcTimeout}. Mooncake's log is redirected first (see {@link MooncakeLog}).
      *
      * @throws IllegalStateException with the connector's message when setup fails
      */
-    static MooncakeClient open(MooncakeNative lib, Map<String, String> setup) {
+    static MooncakeClient open(MooncakeNative lib, Map<String, String> setup, Duration rpcTimeout) {
+        Optional<Path> log = MooncakeLog.redirect(lib, System::getenv);
         String[] keys = setup.keySet().toArray(new String[0]);
         String[] values = setup.values().toArray(new String[0]);
-        Pointer handle = lib.kvt_create(keys, values, keys.length);
+        Pointer handle = lib.kvt_create(keys, values, keys.length, (int) rpcTimeout.toMillis());
         if (handle == null || handle.address() == 0) {
             String why = lib.kvt_last_error();
             throw new IllegalStateException("mooncake_store: cannot create the Mooncake client: "
-                    + (why == null || why.isEmpty() ? "kvt_create failed without a message" : why));
+                    + (why == null || why.isEmpty() ? "kvt_create failed without a message" : why)
+                    + log.map(path -> " (Mooncake's log: " + path + ")").orElse(""));
         }
         return new MooncakeClient(lib, handle);
     }
@@ -55,8 +61,13 @@ final class MooncakeClient implements AutoCloseable {
         return lib.kvt_unregister_buffer(handle, address) == 0 ? null : lib.kvt_last_error();
     }
 
-    synchronized boolean healthCheck() {
-        return !destroyed.get() && lib.kvt_health_check(handle) == 0;
+    /** Asks the master one question: null when it answered, else why it did not. */
+    synchronized String askMaster() {
+        if (destroyed.get()) {
+            return "the Mooncake client was destroyed";
+        }
+        int rc = lib.kvt_health_check(handle);
+        return rc == 0 ? null : "the master does not answer: " + MooncakeCodes.describe(rc);
     }
 
     /** {@code batch_put_from}; results: 0 stored, negative Mooncake code. */

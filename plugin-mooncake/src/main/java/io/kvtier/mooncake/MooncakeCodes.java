@@ -1,27 +1,81 @@
 package io.kvtier.mooncake;
 
-/** Names for the Mooncake error codes this adapter interprets, for readable per-key errors. */
+import java.util.Map;
+
+/**
+ * Mooncake's error codes ({@code mooncake-store/include/types.h}): their names, for readable
+ * per-key errors, and their class, which decides whether an operation may try a key again.
+ */
 final class MooncakeCodes {
     static final long INTERNAL_ERROR = -1;
     static final long INVALID_PARAMS = -600;
+    static final long REPLICA_IS_NOT_READY = -703;
     static final long OBJECT_NOT_FOUND = -704;
     static final long OBJECT_ALREADY_EXISTS = -705;
+    static final long OBJECT_HAS_LEASE = -706;
+    static final long LEASE_EXPIRED = -707;
+    static final long TRANSFER_FAIL = -800;
+    static final long RPC_FAIL = -900;
+    static final long RPC_TIMEOUT = -901;
+
+    /** What a code means for the key it was reported for. */
+    enum Kind {
+        /** The object is not there: a miss, not an error. */
+        MISS,
+        /** The master or a transfer failed for now (a restart, a remount, a lost node): the same call may succeed later. */
+        TRANSIENT,
+        /** Anything else: the same call would fail the same way. */
+        PERMANENT
+    }
+
+    private static final Map<Long, String> NAMES = Map.ofEntries(
+            Map.entry(INTERNAL_ERROR, "INTERNAL_ERROR"),
+            Map.entry(-10L, "BUFFER_OVERFLOW"),
+            Map.entry(-100L, "SHARD_INDEX_OUT_OF_RANGE"),
+            Map.entry(-101L, "SEGMENT_NOT_FOUND"),
+            Map.entry(-102L, "SEGMENT_ALREADY_EXISTS"),
+            Map.entry(-103L, "CLIENT_NOT_FOUND"),
+            Map.entry(-200L, "NO_AVAILABLE_HANDLE"),
+            Map.entry(-300L, "INVALID_VERSION"),
+            Map.entry(-400L, "INVALID_KEY"),
+            Map.entry(-500L, "WRITE_FAIL"),
+            Map.entry(INVALID_PARAMS, "INVALID_PARAMS"),
+            Map.entry(-601L, "ILLEGAL_CLIENT"),
+            Map.entry(-700L, "INVALID_WRITE"),
+            Map.entry(-701L, "INVALID_READ"),
+            Map.entry(-702L, "INVALID_REPLICA"),
+            Map.entry(REPLICA_IS_NOT_READY, "REPLICA_IS_NOT_READY"),
+            Map.entry(OBJECT_NOT_FOUND, "OBJECT_NOT_FOUND"),
+            Map.entry(OBJECT_ALREADY_EXISTS, "OBJECT_ALREADY_EXISTS"),
+            Map.entry(OBJECT_HAS_LEASE, "OBJECT_HAS_LEASE"),
+            Map.entry(LEASE_EXPIRED, "LEASE_EXPIRED"),
+            Map.entry(-710L, "REPLICA_NOT_FOUND"),
+            Map.entry(-711L, "REPLICA_ALREADY_EXISTS"),
+            Map.entry(-712L, "REPLICA_IS_GONE"),
+            Map.entry(-714L, "OBJECT_REPLICA_BUSY"),
+            Map.entry(TRANSFER_FAIL, "TRANSFER_FAIL"),
+            Map.entry(-801L, "CHECKSUM_MISMATCH"),
+            Map.entry(RPC_FAIL, "RPC_FAIL"),
+            Map.entry(RPC_TIMEOUT, "RPC_TIMEOUT"),
+            Map.entry(-1012L, "NOT_SUPPORTED"),
+            Map.entry(-1700L, "TENANT_QUOTA_EXCEEDED"));
 
     private MooncakeCodes() {}
 
-    static String describe(long code) {
-        String name;
-        if (code == INTERNAL_ERROR) {
-            name = "INTERNAL_ERROR";
-        } else if (code == INVALID_PARAMS) {
-            name = "INVALID_PARAMS";
-        } else if (code == OBJECT_NOT_FOUND) {
-            name = "OBJECT_NOT_FOUND";
-        } else if (code == OBJECT_ALREADY_EXISTS) {
-            name = "OBJECT_ALREADY_EXISTS";
-        } else {
-            return Long.toString(code);
+    static Kind kind(long code) {
+        if (code == OBJECT_NOT_FOUND) {
+            return Kind.MISS;
         }
-        return name + " (" + code + ")";
+        if (code == RPC_FAIL || code == RPC_TIMEOUT || code == REPLICA_IS_NOT_READY || code == LEASE_EXPIRED
+                || code == TRANSFER_FAIL) {
+            return Kind.TRANSIENT;
+        }
+        return Kind.PERMANENT;
+    }
+
+    /** {@code NAME (code)}, or the bare code when Mooncake has no name for it here. */
+    static String describe(long code) {
+        String name = NAMES.get(code);
+        return name == null ? Long.toString(code) : name + " (" + code + ")";
     }
 }

@@ -16,7 +16,9 @@ import io.kvtier.toolkit.UsageTracker;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import io.kvtier.mooncake.MooncakeCodes.Kind;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,8 +29,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.IntStream;
 
 /**
  * The {@code mooncake_store} adapter: each batch is checked on the caller's thread, handed to
@@ -53,6 +57,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     private final UsageTracker usage = new UsageTracker(0);
     private final KeyLocks locks = new KeyLocks();
     private final Set<LaneTask> inFlight = ConcurrentHashMap.newKeySet();
+    private final MasterHealth health;
     private volatile boolean closed;
 
     /**
@@ -69,7 +74,8 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         this.config = config;
         Deque<AutoCloseable> acquired = new ArrayDeque<>();
         try {
-            this.client = MooncakeClient.open(lib, config.setupConfig());
+            MasterReachability.check(config.setupConfig(), config.rpcTimeout());
+            this.client = MooncakeClient.open(lib, config.setupConfig(), config.rpcTimeout());
             acquired.push(client);
             this.registration = registrationRegion
                     .map(region -> L1Registration.register(client, region.address(), region.size()))
@@ -77,11 +83,13 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             acquired.push(registration);
             this.lanes = new WorkerLanes(name, config.numWorkers(), config.perOpWorkers());
             acquired.push(lanes::shutdown);
-            this.metrics = new AdapterMetrics(context, lanes, registration);
+            this.health = new MasterHealth("kvtier-" + name + "-health-", client::askMaster, this::healthChanged);
+            this.metrics = new AdapterMetrics(context, lanes, registration, health::healthy);
         } catch (RuntimeException | Error e) {
             releaseAll(acquired, e);
             throw e;
         }
+        health.start();
         this.bufferCheck = registration.enabled() ? registration : BufferCheck.NON_EMPTY;
     }
 
@@ -93,6 +101,12 @@ public final class MooncakeStoreAdapter implements L2Adapter {
                 failure.addSuppressed(e);
             }
         }
+    }
+
+    private void healthChanged(boolean healthy, String reason) {
+        LOG.log(healthy ? Level.INFO : Level.WARNING, "mooncake_store adapter ''{0}'' is {1}: {2}",
+                new Object[] {name, healthy ? "healthy again" : "unhealthy, failing batches fast", reason});
+        usage.reportHealth(healthy, reason);
     }
 
     @Override
@@ -148,7 +162,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     }
 
     private BatchResult doLookup(List<ObjectKey> keys) {
-        long[] rc = client.lookup(keys);
+        long[] rc = retryTransient(client.lookup(keys), again -> client.lookup(pick(keys, again)));
         BatchOutcome outcome = new BatchOutcome(keys.size());
         int hits = 0;
         int misses = 0;
@@ -190,7 +204,10 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         if (batch.nativeCount() > 0) {
             long[] rc;
             try {
-                rc = client.load(keys, batch.nativeIndices(), batch.addresses(), batch.sizes());
+                int[] indices = batch.nativeIndices();
+                rc = retryTransient(client.load(keys, indices, batch.addresses(), batch.sizes()),
+                        again -> client.load(keys, pick(indices, again), pick(batch.addresses(), again),
+                                pick(batch.sizes(), again)));
             } finally {
                 batch.releaseSlices();
             }
@@ -217,6 +234,44 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         metrics.bytesLoaded.mark(bytes);
         metrics.errors.inc(outcome.errors());
         return outcome.build(0);
+    }
+
+    /**
+     * Asks once more for the keys whose answer was a transient code (a master restart, a remount,
+     * a lost node), unless the master is known to be unreachable. Only lookups and loads are asked
+     * again: both read, and a second answer is as good as a first. A store or delete is reported
+     * as it failed, for the host to decide.
+     *
+     * @param askAgain given positions in {@code rc}, returns the new answers for them
+     */
+    private long[] retryTransient(long[] rc, Function<int[], long[]> askAgain) {
+        int[] again = IntStream.range(0, rc.length).filter(j -> MooncakeCodes.kind(rc[j]) == Kind.TRANSIENT).toArray();
+        if (again.length == 0 || !health.healthy()) {
+            return rc;
+        }
+        metrics.retries.inc(again.length);
+        long[] second;
+        try {
+            second = askAgain.apply(again);
+        } catch (MooncakeBatchException e) {
+            return rc; // the first answers stand
+        }
+        for (int k = 0; k < again.length; k++) {
+            rc[again[k]] = second[k];
+        }
+        return rc;
+    }
+
+    private static List<ObjectKey> pick(List<ObjectKey> keys, int[] positions) {
+        return Arrays.stream(positions).mapToObj(keys::get).toList();
+    }
+
+    private static int[] pick(int[] values, int[] positions) {
+        return Arrays.stream(positions).map(j -> values[j]).toArray();
+    }
+
+    private static long[] pick(long[] values, int[] positions) {
+        return Arrays.stream(positions).mapToLong(j -> values[j]).toArray();
     }
 
     @Override
@@ -253,6 +308,11 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         if (keys.isEmpty()) {
             return CompletableFuture.completedFuture(BatchResult.empty());
         }
+        if (!health.healthy()) {
+            // Each key would only wait out an RPC timeout; the probe notices the master's return.
+            metrics.errors.inc(keys.size());
+            return CompletableFuture.failedFuture(new MasterUnreachableException(name, health.reason()));
+        }
         LaneTask task = new LaneTask(work, () -> closed ? closedError() : null);
         Timer.Context timing = timer.time();
         inFlight.add(task);
@@ -282,7 +342,11 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     @Override
     public Map<String, Object> status() {
         Map<String, Object> status = new LinkedHashMap<>();
-        status.put("is_healthy", !closed && client.healthCheck());
+        boolean healthy = !closed && health.healthy();
+        status.put("is_healthy", healthy);
+        if (!healthy) {
+            status.put("unhealthy_reason", closed ? "closed" : health.reason());
+        }
         status.put("type", TYPE);
         status.put("instance", name);
         status.put("closed", closed);
@@ -332,7 +396,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     }
 
     private void finishClose() {
-        boolean drained = awaitLanes();
+        boolean drained = awaitLanes() && stopHealth();
         inFlight.forEach(task -> task.fail(closedError()));
         if (drained) {
             registration.close();
@@ -342,6 +406,16 @@ public final class MooncakeStoreAdapter implements L2Adapter {
                     + "leaving the Mooncake client and its L1 registration in place", new Object[] {name, DRAIN_TIMEOUT});
         }
         metrics.close();
+    }
+
+    /** Whether the health probe has returned from the native client, so that it may be freed. */
+    private boolean stopHealth() {
+        try {
+            return health.stop(MasterHealth.PROBE_DEADLINE.plus(config.rpcTimeout()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** Waits through interrupts: giving up early would leak the native client for nothing. */

@@ -2,6 +2,7 @@ package io.kvtier.mooncake;
 
 import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.ConfigurationException;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -18,15 +19,19 @@ import java.util.Optional;
 public final class MooncakeStoreConfig {
     /** A guard against a typo creating thousands of threads. */
     public static final int MAX_WORKERS = 1024;
+    /** Mooncake's coro_rpc waits 30 s by default; a cache tier should give up sooner. */
+    public static final Duration DEFAULT_RPC_TIMEOUT = Duration.ofSeconds(5);
+    public static final Duration MAX_RPC_TIMEOUT = Duration.ofMinutes(10);
 
     private final Map<String, String> setupConfig;
     private final int numWorkers;
     private final Map<Lane, Integer> perOpWorkers;
     private final ReplicateConfig replicateConfig;
     private final EvictionConfig eviction;
+    private final Duration rpcTimeout;
 
     public MooncakeStoreConfig(Map<String, String> setupConfig, int numWorkers, Map<Lane, Integer> perOpWorkers,
-                               ReplicateConfig replicateConfig, EvictionConfig eviction) {
+                               ReplicateConfig replicateConfig, EvictionConfig eviction, Duration rpcTimeout) {
         Map<String, String> setup = new LinkedHashMap<>();
         setupConfig.forEach((k, v) -> setup.put(Objects.requireNonNull(k, "setup key"),
                 Objects.requireNonNull(v, () -> "setup value of " + k)));
@@ -37,6 +42,11 @@ public final class MooncakeStoreConfig {
         this.perOpWorkers = Collections.unmodifiableMap(lanes);
         this.replicateConfig = Objects.requireNonNull(replicateConfig, "replicateConfig");
         this.eviction = eviction;
+        if (rpcTimeout.isNegative() || rpcTimeout.isZero() || rpcTimeout.compareTo(MAX_RPC_TIMEOUT) > 0) {
+            throw new IllegalArgumentException("rpc_timeout_ms must be between 1 and " + MAX_RPC_TIMEOUT.toMillis()
+                    + ", got " + rpcTimeout.toMillis());
+        }
+        this.rpcTimeout = rpcTimeout;
     }
 
     /**
@@ -80,6 +90,11 @@ public final class MooncakeStoreConfig {
         return Optional.ofNullable(eviction);
     }
 
+    /** How long one RPC to the master may take, connecting included; a batch makes at most two in a row. */
+    public Duration rpcTimeout() {
+        return rpcTimeout;
+    }
+
     /** The {@code protocol} setup value as written, or empty (Mooncake then uses tcp). */
     public Optional<String> protocol() {
         return Optional.ofNullable(setupConfig.get("protocol"));
@@ -107,6 +122,7 @@ public final class MooncakeStoreConfig {
         view.put("setup_config", new LinkedHashMap<>(setupConfig));
         view.put("replicate_config", replicateConfig.view());
         view.put("eviction", eviction == null ? null : eviction.view());
+        view.put("rpc_timeout_ms", rpcTimeout.toMillis());
         return view;
     }
 

@@ -4,6 +4,7 @@ import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.ConfigurationException;
 import io.kvtier.toolkit.Json;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,8 @@ import java.util.TreeMap;
 final class MooncakeStoreConfigParser {
     /** Consumed here, never forwarded (LMCache's {@code _LMCACHE_ONLY_KEYS}). */
     static final Set<String> LMCACHE_ONLY_KEYS = Set.of("type", "num_workers", "per_op_workers", "eviction");
+    /** kvtier's own keys, consumed here too. */
+    static final Set<String> KVTIER_KEYS = Set.of("rpc_timeout_ms");
     static final Set<String> REPLICA_KEYS = Set.of("replica_num", "nof_replica_num");
     /** Keys Mooncake would silently ignore, mapped to the key the user meant. */
     static final Map<String, String> MISSPELLINGS = Map.of(
@@ -49,11 +52,12 @@ final class MooncakeStoreConfigParser {
         Map<String, String> setup = new TreeMap<>();
         for (String key : settings.keys()) {
             Object value = settings.get(key);
-            if (!LMCACHE_ONLY_KEYS.contains(key) && !REPLICA_KEYS.contains(key) && value != null) {
+            if (!LMCACHE_ONLY_KEYS.contains(key) && !KVTIER_KEYS.contains(key) && !REPLICA_KEYS.contains(key)
+                    && value != null) {
                 setup.put(key, toSetupString(key, value));
             }
         }
-        return new MooncakeStoreConfig(setup, numWorkers, perOpWorkers, replicate, eviction);
+        return new MooncakeStoreConfig(setup, numWorkers, perOpWorkers, replicate, eviction, rpcTimeout());
     }
 
     private void rejectMisspellings() {
@@ -145,6 +149,16 @@ final class MooncakeStoreConfigParser {
             throw settings.error(List.of("eviction", key), "eviction." + key + " must be a number in (0, 1], got " + value);
         }
         return value;
+    }
+
+    private Duration rpcTimeout() {
+        Object raw = settings.get("rpc_timeout_ms");
+        long max = MooncakeStoreConfig.MAX_RPC_TIMEOUT.toMillis();
+        if (!isInteger(raw) || ((Number) raw).longValue() < 1 || ((Number) raw).longValue() > max) {
+            throw settings.error("rpc_timeout_ms", "rpc_timeout_ms must be an integer from 1 to " + max
+                    + " (milliseconds), got " + Json.render(raw));
+        }
+        return Duration.ofMillis(((Number) raw).longValue());
     }
 
     private int replicaCount(String key) {

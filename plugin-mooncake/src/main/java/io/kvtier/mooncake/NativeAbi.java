@@ -14,7 +14,7 @@ import jnr.ffi.types.u_int64_t;
  */
 final class NativeAbi {
     /** The {@code KVT_ABI_VERSION} of {@code native/include/kvtier_mooncake.h} this binding is written for. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     private NativeAbi() {}
 
@@ -40,8 +40,11 @@ final class NativeAbi {
         /** The calling thread's last failure message; read it on the thread that failed. */
         String kvt_last_error();
 
+        /** 0, or negative with kvt_last_error() saying why; only the first call in a process acts. */
+        int kvt_log_to_file(String path);
+
         /** Returns null when create or setup failed. Called once per instance, so String[] is fine here. */
-        Pointer kvt_create(@In String[] keys, @In String[] values, int n);
+        Pointer kvt_create(@In String[] keys, @In String[] values, int n, int rpcTimeoutMs);
 
         void kvt_destroy(Pointer client);
 

@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * test double, on the calling thread: no lanes, so what is measured is the binding, plus the
  * double's own in-memory work (a mutex and a hash lookup per key; a memcpy of VALUE bytes per
  * key for get). {@code encode} is the Java-only part (key slab), {@code emptyBatch} the fixed
- * cost of one array-passing native call that returns at once, {@code healthCheck} the fixed cost
+ * cost of one array-passing native call that returns at once, {@code askMaster} the fixed cost
  * of a scalar native call.
  *
  * <p>Run: {@code mvn -pl spi,plugin-mooncake -am -Pjmh -DskipTests verify} (see the pom's jmh
@@ -46,7 +46,8 @@ public class BindingBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         client = MooncakeClient.open(TestDouble.binding(), Map.of("local_hostname", "127.0.0.1",
-                "metadata_server", "P2PHANDSHAKE", "master_server_addr", "bench-" + UUID.randomUUID()));
+                "metadata_server", "P2PHANDSHAKE", "master_server_addr", "bench-" + UUID.randomUUID()),
+                MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT);
         region = new OffHeapRegion(keys * VALUE);
         batch = IntStream.range(0, keys).mapToObj(TestDouble::key).toList();
         addrs = new long[keys];
@@ -91,7 +92,7 @@ public class BindingBenchmark {
     }
 
     @Benchmark
-    public boolean healthCheck() {
-        return client.healthCheck();
+    public String askMaster() {
+        return client.askMaster();
     }
 }

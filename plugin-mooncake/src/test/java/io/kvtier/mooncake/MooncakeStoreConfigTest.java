@@ -174,7 +174,7 @@ class MooncakeStoreConfigTest {
     void constructorCopiesSetupConfig() {
         Map<String, String> setup = new HashMap<>(Map.of("local_hostname", "a"));
         Map<Lane, Integer> lanes = new HashMap<>(Map.of(Lane.LOAD, 2));
-        MooncakeStoreConfig config = new MooncakeStoreConfig(setup, 4, lanes, ReplicateConfig.DEFAULTS, null);
+        MooncakeStoreConfig config = new MooncakeStoreConfig(setup, 4, lanes, ReplicateConfig.DEFAULTS, null, MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT);
         setup.put("local_hostname", "b");
         setup.put("extra", "x");
         lanes.put(Lane.STORE, 3);
@@ -190,9 +190,9 @@ class MooncakeStoreConfigTest {
 
     @Test
     void constructorValidatesToo() {
-        assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 0, Map.of(), ReplicateConfig.DEFAULTS, null))
+        assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 0, Map.of(), ReplicateConfig.DEFAULTS, null, MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT))
                 .hasMessage("num_workers must be a positive integer, got 0");
-        assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 1, Map.of(Lane.LOAD, -2), ReplicateConfig.DEFAULTS, null))
+        assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 1, Map.of(Lane.LOAD, -2), ReplicateConfig.DEFAULTS, null, MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT))
                 .hasMessage("per_op_workers['retrieve'] must be a positive integer, got -2");
         assertThatThrownBy(() -> parse("num_workers", 100_000))
                 .hasMessage(AT + "num_workers must be at most 1024, got 100000");
@@ -291,7 +291,9 @@ class MooncakeStoreConfigTest {
         MooncakeStoreConfig config = parse("local_hostname", "h", "num_workers", 2, "per_op_workers", Map.of("lookup", 3),
                 "replica_num", 2, "eviction", Map.of("eviction_policy", "LRU"));
         Map<String, Object> view = provider.describe(config);
-        assertThat(view).containsOnlyKeys("num_workers", "per_op_workers", "setup_config", "replicate_config", "eviction");
+        assertThat(view).containsOnlyKeys("num_workers", "per_op_workers", "setup_config", "replicate_config", "eviction",
+                "rpc_timeout_ms");
+        assertThat(view.get("rpc_timeout_ms")).isEqualTo(5000L);
         assertThat(view.get("num_workers")).isEqualTo(2);
         assertThat(view.get("per_op_workers")).isEqualTo(Map.of("lookup", 3));
         assertThat(view.get("setup_config")).isEqualTo(Map.of("local_hostname", "h"));

@@ -33,9 +33,14 @@ final class RecordingNative implements MooncakeNative {
     }
 
     @Override
-    public Pointer kvt_create(String[] keys, String[] values, int n) {
+    public int kvt_log_to_file(String path) {
+        return delegate.kvt_log_to_file(path);
+    }
+
+    @Override
+    public Pointer kvt_create(String[] keys, String[] values, int n, int rpcTimeoutMs) {
         creates.incrementAndGet();
-        return delegate.kvt_create(keys, values, n);
+        return delegate.kvt_create(keys, values, n, rpcTimeoutMs);
     }
 
     @Override

@@ -52,8 +52,9 @@ class WorkerLanesTest {
             Map<String, Boolean> threads = Thread.getAllStackTraces().keySet().stream()
                     .filter(t -> t.getName().startsWith("kvtier-lanes-"))
                     .collect(Collectors.toMap(Thread::getName, Thread::isDaemon, (a, b) -> a));
-            assertThat(threads).containsEntry("kvtier-lanes-shared-1", true).containsEntry("kvtier-lanes-load-1", true);
-            assertThat(threads.keySet()).allMatch(n -> n.matches("kvtier-lanes-(shared|load)-[12]"));
+            assertThat(threads).containsEntry("kvtier-lanes-shared-1", true).containsEntry("kvtier-lanes-load-1", true)
+                    .containsEntry("kvtier-lanes-health-probe", true).containsEntry("kvtier-lanes-health-watch", true);
+            assertThat(threads.keySet()).allMatch(n -> n.matches("kvtier-lanes-((shared|load)-[12]|health-(probe|watch))"));
         }
     }
 

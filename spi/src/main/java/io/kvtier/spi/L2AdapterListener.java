@@ -10,4 +10,10 @@ public interface L2AdapterListener {
     default void onKeysAccessed(List<ObjectKey> keys) {}
 
     default void onKeysDeleted(List<ObjectKey> keys) {}
+
+    /**
+     * The adapter's {@code is_healthy} changed; {@code reason} says why (since SPI revision 2).
+     * Called on one of the adapter's threads, so keep it short.
+     */
+    default void onHealthChanged(boolean healthy, String reason) {}
 }

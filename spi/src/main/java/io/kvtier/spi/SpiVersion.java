@@ -10,7 +10,7 @@ public final class SpiVersion {
      * A compile-time constant: {@code javac} copies its value into every class that reads it, so a
      * provider's {@code return SpiVersion.CURRENT;} keeps the revision it was compiled against.
      */
-    public static final int CURRENT = 1;
+    public static final int CURRENT = 2;
 
     private SpiVersion() {}
 }

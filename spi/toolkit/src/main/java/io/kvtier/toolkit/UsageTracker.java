@@ -64,6 +64,11 @@ public final class UsageTracker {
         }
     }
 
+    /** Tells listeners the adapter's health changed; called outside any lock of the adapter's. */
+    public void reportHealth(boolean healthy, String reason) {
+        listeners.forEach(l -> l.onHealthChanged(healthy, reason));
+    }
+
     /** Forgets deleted keys; only keys this tracker had counted are reported to listeners. */
     public void recordDeleted(List<ObjectKey> keys) {
         List<ObjectKey> known = new ArrayList<>(keys.size());

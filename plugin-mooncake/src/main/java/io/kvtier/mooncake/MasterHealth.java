@@ -1,0 +1,115 @@
+package io.kvtier.mooncake;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Whether an instance's master answers, kept current by a probe (a one-key lookup) that runs
+ * every {@link #PROBE_INTERVAL} on a thread of its own. A probe that fails, or that has not
+ * returned within {@link #PROBE_DEADLINE}, makes the instance unhealthy; the next probe that
+ * succeeds makes it healthy again. Mooncake's own health_check cannot serve: a client without a
+ * segment sends no heartbeat, so it says healthy while its master is gone.
+ */
+final class MasterHealth {
+    static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
+    static final Duration PROBE_DEADLINE = Duration.ofSeconds(2);
+    private static final long NOT_PROBING = Long.MIN_VALUE;
+
+    /** Hears every change, on the health threads. */
+    interface Listener {
+        void changed(boolean healthy, String reason);
+    }
+
+    private final Supplier<String> probe;
+    private final Listener listener;
+    private final Thread prober;
+    private final ScheduledExecutorService watch;
+    private volatile long probeStartedNanos = NOT_PROBING;
+    private volatile String lastFailure;
+    private volatile boolean stopped;
+    private boolean healthy = true;
+    private String reason = "";
+
+    /** @param probe returns null when the master answered, else why it did not */
+    MasterHealth(String threadPrefix, Supplier<String> probe, Listener listener) {
+        this.probe = probe;
+        this.listener = listener;
+        this.prober = new Thread(this::probeLoop, threadPrefix + "probe");
+        prober.setDaemon(true);
+        this.watch = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, threadPrefix + "watch");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    void start() {
+        prober.start();
+        long tick = PROBE_INTERVAL.toMillis() / 4;
+        watch.scheduleWithFixedDelay(this::evaluate, tick, tick, TimeUnit.MILLISECONDS);
+    }
+
+    synchronized boolean healthy() {
+        return healthy;
+    }
+
+    /** Why the instance is unhealthy; "" while healthy. */
+    synchronized String reason() {
+        return reason;
+    }
+
+    private void probeLoop() {
+        while (!stopped) {
+            probeStartedNanos = System.nanoTime();
+            String failure;
+            try {
+                failure = probe.get();
+            } catch (RuntimeException e) {
+                failure = e.getMessage();
+            }
+            probeStartedNanos = NOT_PROBING;
+            lastFailure = failure;
+            evaluate();
+            try {
+                Thread.sleep(PROBE_INTERVAL.toMillis());
+            } catch (InterruptedException e) {
+                return; // stop() wakes us
+            }
+        }
+    }
+
+    private void evaluate() {
+        String failure = lastFailure;
+        long started = probeStartedNanos;
+        if (failure == null && started != NOT_PROBING && System.nanoTime() - started > PROBE_DEADLINE.toNanos()) {
+            failure = "the master has not answered a probe for over " + PROBE_DEADLINE.toSeconds() + " s";
+        }
+        boolean now = failure == null;
+        synchronized (this) {
+            if (now == healthy || stopped) {
+                return;
+            }
+            healthy = now;
+            reason = now ? "" : failure;
+        }
+        listener.changed(now, now ? "the master answers again" : failure);
+    }
+
+    /**
+     * Stops probing and waits, at most {@code timeout}, for a running probe to return.
+     *
+     * @return whether the probe thread ended, so that the native client may be freed
+     */
+    boolean stop(Duration timeout) throws InterruptedException {
+        stopped = true;
+        watch.shutdownNow();
+        prober.interrupt();
+        if (prober.isAlive()) {
+            prober.join(Math.max(1, timeout.toMillis()));
+        }
+        return !prober.isAlive();
+    }
+}
