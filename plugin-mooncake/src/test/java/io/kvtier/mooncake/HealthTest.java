@@ -1,0 +1,99 @@
+package io.kvtier.mooncake;
+
+import static io.kvtier.mooncake.RoundTripTest.filled;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.codahale.metrics.MetricRegistry;
+import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.KeyResult;
+import io.kvtier.spi.L2AdapterListener;
+import io.kvtier.spi.ObjectKey;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The master's health as the adapter reports and acts on it, with the double's master taken "down" by a file. */
+class HealthTest {
+    private static final Duration FIVE_SECONDS = Duration.ofSeconds(5);
+    private final MetricRegistry metrics = new MetricRegistry();
+    private final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+
+    private MooncakeStoreAdapter create(Path downMarker) {
+        MooncakeStoreAdapter adapter = TestDouble.create(TestDouble.provider(),
+                TestDouble.body("testdouble_master_down_while", downMarker.toString()),
+                TestDouble.context("mc", metrics, Optional.empty()));
+        adapter.addListener(new L2AdapterListener() {
+            @Override
+            public void onHealthChanged(boolean healthy, String reason) {
+                heard.add(healthy + ": " + reason);
+            }
+        });
+        return adapter;
+    }
+
+    private String nextChangeWithin(Duration limit) throws InterruptedException {
+        String change = heard.poll(limit.toMillis(), TimeUnit.MILLISECONDS);
+        assertThat(change).as("a health change within " + limit).isNotNull();
+        return change;
+    }
+
+    @Test
+    void aMasterThatGoesAwayIsReportedAndBatchesFailFastUntilItReturns(@TempDir Path dir) throws Exception {
+        Path down = dir.resolve("master-down");
+        try (MooncakeStoreAdapter adapter = create(down)) {
+            List<ObjectKey> keys = List.of(TestDouble.key(1), TestDouble.key(2));
+            OffHeapRegion region = new OffHeapRegion(2 * 2048);
+            assertThat(adapter.store(keys, filled(region, 2, 0)).get(10, TimeUnit.SECONDS).results())
+                    .containsOnly(KeyResult.OK);
+            assertThat(adapter.status()).containsEntry("is_healthy", true).doesNotContainKey("unhealthy_reason");
+
+            Files.createFile(down);
+            assertThat(nextChangeWithin(FIVE_SECONDS)).isEqualTo("false: the master does not answer: RPC_FAIL (-900)");
+            assertThat(adapter.status()).containsEntry("is_healthy", false)
+                    .containsEntry("unhealthy_reason", "the master does not answer: RPC_FAIL (-900)");
+            assertThat(metrics.getGauges().get("kvtier.l2.mc.healthy").getValue()).isEqualTo(0);
+
+            long errorsBefore = metrics.counter("kvtier.l2.mc.errors").getCount();
+            CompletableFuture<BatchResult> refused = adapter.load(keys, List.of(region.slice(0, 2048), region.slice(2048, 2048)));
+            assertThat(refused).isCompletedExceptionally();
+            assertThatThrownBy(refused::get).isInstanceOf(ExecutionException.class).cause()
+                    .isInstanceOf(MasterUnreachableException.class)
+                    .hasMessage("mooncake_store adapter 'mc' is unhealthy, batch not sent: "
+                            + "the master does not answer: RPC_FAIL (-900)");
+            assertThat(metrics.counter("kvtier.l2.mc.errors").getCount()).isEqualTo(errorsBefore + 2);
+
+            Files.delete(down);
+            assertThat(nextChangeWithin(FIVE_SECONDS)).isEqualTo("true: the master answers again");
+            assertThat(adapter.status()).containsEntry("is_healthy", true);
+            assertThat(metrics.getGauges().get("kvtier.l2.mc.healthy").getValue()).isEqualTo(1);
+            assertThat(adapter.lookupAndLock(keys).get(10, TimeUnit.SECONDS).results()).containsOnly(KeyResult.OK);
+        }
+    }
+
+    @Test
+    void errorsSeenBeforeTheProbeNoticesAreErrorsNeverMisses(@TempDir Path dir) throws Exception {
+        Path down = dir.resolve("master-down");
+        try (MooncakeStoreAdapter adapter = create(down)) {
+            List<ObjectKey> keys = List.of(TestDouble.key(1));
+            Files.createFile(down);
+            // Whichever comes first, the probe or this batch, the key must not read as missing.
+            try {
+                BatchResult result = adapter.lookupAndLock(keys).get(10, TimeUnit.SECONDS);
+                assertThat(result.results()).containsExactly(KeyResult.ERROR);
+                assertThat(result.firstError()).contains("RPC_FAIL (-900)");
+            } catch (ExecutionException e) {
+                assertThat(e.getCause()).isInstanceOf(MasterUnreachableException.class);
+            }
+        }
+    }
+}

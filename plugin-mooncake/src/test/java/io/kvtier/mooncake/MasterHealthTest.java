@@ -1,0 +1,101 @@
+package io.kvtier.mooncake;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class MasterHealthTest {
+    /** Health changes as the listener heard them. */
+    private final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+
+    private MasterHealth health(java.util.function.Supplier<String> probe) {
+        return new MasterHealth("test-health-", probe, (healthy, reason) -> heard.add(healthy + ": " + reason));
+    }
+
+    private String nextChange() throws InterruptedException {
+        String change = heard.poll(10, TimeUnit.SECONDS);
+        assertThat(change).as("a health change within 10 s").isNotNull();
+        return change;
+    }
+
+    @Test
+    void aFailingProbeMakesItUnhealthyAndTheNextAnswerHealthyAgain() throws Exception {
+        AtomicReference<String> failure = new AtomicReference<>("the master does not answer: RPC_FAIL (-900)");
+        MasterHealth health = health(failure::get);
+        health.start();
+        long start = System.nanoTime();
+        assertThat(nextChange()).isEqualTo("false: the master does not answer: RPC_FAIL (-900)");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+        assertThat(health.healthy()).isFalse();
+        assertThat(health.reason()).contains("RPC_FAIL");
+
+        failure.set(null);
+        start = System.nanoTime();
+        assertThat(nextChange()).isEqualTo("true: the master answers again");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+        assertThat(health.healthy()).isTrue();
+        assertThat(health.reason()).isEmpty();
+        assertThat(health.stop(Duration.ofSeconds(5))).isTrue();
+    }
+
+    @Test
+    void aProbeThatDoesNotReturnMakesItUnhealthyBeforeItReturns() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        MasterHealth health = health(() -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return null;
+        });
+        health.start();
+        assertThat(nextChange()).startsWith("false: the master has not answered a probe for over 2 s");
+        release.countDown();
+        assertThat(nextChange()).isEqualTo("true: the master answers again");
+        assertThat(health.stop(Duration.ofSeconds(5))).isTrue();
+    }
+
+    @Test
+    void stopWaitsForARunningProbeAndReportsWhenItDidNotReturn() throws Exception {
+        CountDownLatch inProbe = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        MasterHealth health = health(() -> {
+            inProbe.countDown();
+            try {
+                // Like a native call: an interrupt does not end it.
+                while (!release.await(1, TimeUnit.SECONDS)) {
+                    Thread.onSpinWait();
+                }
+            } catch (InterruptedException e) {
+                try {
+                    release.await();
+                } catch (InterruptedException again) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return null;
+        });
+        health.start();
+        assertThat(inProbe.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(health.stop(Duration.ofMillis(200))).as("the probe is still running").isFalse();
+        release.countDown();
+        assertThat(health.stop(Duration.ofSeconds(5))).isTrue();
+    }
+
+    @Test
+    void aThrowingProbeCountsAsUnanswered() throws Exception {
+        MasterHealth health = health(() -> {
+            throw new IllegalStateException("the Mooncake client was destroyed");
+        });
+        health.start();
+        assertThat(nextChange()).isEqualTo("false: the Mooncake client was destroyed");
+        assertThat(health.stop(Duration.ofSeconds(5))).isTrue();
+    }
+}
