@@ -57,6 +57,7 @@ inline void log_to_file(const std::string &path) {
     FLAGS_stderrthreshold = google::GLOG_FATAL;
     FLAGS_timestamp_in_logfile_name = false;
     google::SetLogDestination(google::GLOG_INFO, path.c_str());
+    google::SetLogSymlink(google::GLOG_INFO, "");  // no kvtier-mooncake.INFO link beside it
     // glog writes one more file per severity by default; the INFO file already holds them all.
     google::SetLogDestination(google::GLOG_WARNING, "");
     google::SetLogDestination(google::GLOG_ERROR, "");

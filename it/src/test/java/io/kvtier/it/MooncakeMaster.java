@@ -8,6 +8,8 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -20,11 +22,14 @@ final class MooncakeMaster implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
     private final String address;
-    private final Process process;
+    private final List<String> command;
+    private final Path log;
+    private Process process;
 
-    private MooncakeMaster(String address, Process process) {
+    private MooncakeMaster(String address, List<String> command, Path log) {
         this.address = address;
-        this.process = process;
+        this.command = command;
+        this.log = log;
     }
 
     /** Why no master can be had here, or empty when {@link #start} will work. */
@@ -50,30 +55,70 @@ final class MooncakeMaster implements AutoCloseable {
         return Optional.empty();
     }
 
+    /** The master named by MOONCAKE_MASTER, else one of our own. */
     static MooncakeMaster start(Path logDir) throws IOException, InterruptedException {
         String given = System.getenv("MOONCAKE_MASTER");
         if (given != null) {
-            return new MooncakeMaster(given, null);
+            return new MooncakeMaster(given, null, null);
         }
-        Path binary = binary().orElseThrow();
+        return startOwn(logDir);
+    }
+
+    /** A master of our own, which a fault test may kill, restart and stop; {@code flags} are added. */
+    static MooncakeMaster startOwn(Path logDir, String... flags) throws IOException, InterruptedException {
+        Path binary = binary().orElseThrow(() -> new IllegalStateException(unavailableReason().orElse("no mooncake_master")));
         int port = freePort();
-        int metricsPort = freePort();
-        Process process = new ProcessBuilder(binary.toString(), "--rpc_address=127.0.0.1", "--port=" + port,
-                "--metrics_host=127.0.0.1", "--metrics_port=" + metricsPort)
+        List<String> command = new ArrayList<>(List.of(binary.toString(), "--rpc_address=127.0.0.1", "--port=" + port,
+                "--metrics_host=127.0.0.1", "--metrics_port=" + freePort()));
+        command.addAll(List.of(flags));
+        MooncakeMaster master = new MooncakeMaster("127.0.0.1:" + port, command, logDir.resolve("mooncake_master.log"));
+        master.launch();
+        return master;
+    }
+
+    private void launch() throws IOException, InterruptedException {
+        int port = Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+        process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(logDir.resolve("mooncake_master.log").toFile())
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();
-        MooncakeMaster master = new MooncakeMaster("127.0.0.1:" + port, process);
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (!accepts(port)) {
             if (!process.isAlive() || System.nanoTime() > deadline) {
-                master.close();
-                throw new IllegalStateException("mooncake_master did not listen on 127.0.0.1:" + port + "; see "
-                        + logDir.resolve("mooncake_master.log"));
+                close();
+                throw new IllegalStateException("mooncake_master did not listen on " + address + "; see " + log);
             }
             process.waitFor(100, TimeUnit.MILLISECONDS);
         }
-        return master;
+    }
+
+    /** SIGKILL: the master loses all its metadata, as a crash does. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor();
+    }
+
+    /** A new master on the same address, after {@link #kill()}. */
+    void restart() throws IOException, InterruptedException {
+        if (process.isAlive()) {
+            throw new IllegalStateException("the master is still running");
+        }
+        launch();
+    }
+
+    /** SIGSTOP: the master keeps its connections but answers nothing until {@link #resume()}. */
+    void pause() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+        }
     }
 
     private static boolean accepts(int port) {
@@ -98,6 +143,11 @@ final class MooncakeMaster implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         if (process != null && process.isAlive()) {
+            try {
+                resume(); // a stopped master cannot handle SIGTERM
+            } catch (IOException | IllegalStateException e) {
+                // it is killed below all the same
+            }
             process.destroy();
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();

@@ -72,15 +72,7 @@ class RealMooncakeTest {
      * {@code extraJson} is an object whose members are added.
      */
     private L2Adapter create(String name, long segmentBytes, String extraJson) {
-        String json = "{\"name\":\"" + name + "\",\"type\":\"mooncake_store\",\"local_hostname\":\"127.0.0.1\","
-                + "\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\"" + master.address() + "\","
-                + "\"protocol\":\"tcp\",\"global_segment_size\":\"" + segmentBytes + "\","
-                + "\"local_buffer_size\":\"16777216\"," + extraJson.substring(1);
-        L2AdapterRegistry registry = L2AdapterRegistry.load(getClass().getClassLoader());
-        ConfiguredAdapter<?> configured = Declarations.configure(registry,
-                Declarations.resolve(Declarations.fromJsonFlags(List.of(json)))).get(0);
-        return configured.create(new AdapterContext(name, Optional.of(arena.desc()), new MetricRegistry(),
-                "kvtier.adapter." + name));
+        return RealInstances.create(master.address(), arena, name, segmentBytes, extraJson);
     }
 
     /** A host with the plugin, using the same connector as this JVM when one is named. */
