@@ -83,13 +83,7 @@ final class HostProcess {
     }
 
     Result kvtier(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(home.resolve("bin/kvtier").toString());
-        command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(workingDir.toFile());
-        builder.environment().remove("KVTIER_PLUGINS");
-        builder.environment().remove("KVTIER_MOONCAKE_LIBRARY");
-        builder.environment().putAll(env);
+        ProcessBuilder builder = builder(args);
         Path out = Files.createTempFile(home, "out", ".txt");
         Path err = Files.createTempFile(home, "err", ".txt");
         Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
@@ -100,5 +94,21 @@ final class HostProcess {
         }
         return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    /** Starts a command that the caller talks to while it runs (stdin, stdout and stderr are pipes). */
+    Process start(String... args) throws IOException {
+        return builder(args).start();
+    }
+
+    private ProcessBuilder builder(String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(home.resolve("bin/kvtier").toString());
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workingDir.toFile());
+        builder.environment().remove("KVTIER_PLUGINS");
+        builder.environment().remove("KVTIER_MOONCAKE_LIBRARY");
+        builder.environment().putAll(env);
+        return builder;
     }
 }
