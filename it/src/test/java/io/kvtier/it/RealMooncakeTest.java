@@ -244,10 +244,15 @@ class RealMooncakeTest {
 
     @Test
     void theHostRunsTheLocalExampleAgainstTheMaster(@TempDir Path dir) throws Exception {
-        HostProcess host = host(dir).withEnv("MOONCAKE_MASTER", master.address());
+        Path mooncakeLog = dir.resolve("mooncake.log");
+        HostProcess host = host(dir).withEnv("MOONCAKE_MASTER", master.address())
+                .withEnv("KVTIER_MOONCAKE_LOG", mooncakeLog.toString());
         HostProcess.Result r = host.kvtier("run", "-c", "conf/mooncake-local.conf", "--chunks", "64",
                 "--chunk-size", "256 KiB", "--json");
         assertThat(r.exit()).as(r.err() + r.out()).isZero();
         assertThat(r.out()).contains("\"verified\":64", "\"passed\":true");
+        // Mooncake's glog lines ("I20261129 13:28:07.802755 ...") go to the file, not to stderr.
+        assertThat(r.err()).doesNotContainPattern("(?m)^[IWE]\\d{8} ");
+        assertThat(Files.readString(mooncakeLog)).containsPattern("(?m)^I\\d{8} ");
     }
 }
