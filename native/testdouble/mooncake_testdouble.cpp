@@ -19,6 +19,9 @@
 //                                         exercising the connector's count check.
 //   testdouble_delay_ms_put|get|exists|remove=<ms>
 //                                         sleep once per batch call before doing it.
+//   testdouble_fail_once_keys=<k1,k2,...> the first per-key op on each of these keys yields
+//                                         TRANSFER_FAIL (-800), a transient code, with no
+//                                         effect; later ops on it behave normally.
 //   testdouble_master_down_while=<path>   while a file exists at <path>, the master is
 //                                         "down": health_check says unreachable and every
 //                                         key of every batch gets RPC_FAIL (-900).
@@ -92,6 +95,7 @@ constexpr int kInternal = static_cast<int>(ErrorCode::INTERNAL_ERROR);
 constexpr int kInvalid = static_cast<int>(ErrorCode::INVALID_PARAMS);
 constexpr int kNotFound = static_cast<int>(ErrorCode::OBJECT_NOT_FOUND);
 constexpr int kRpcFail = static_cast<int>(ErrorCode::RPC_FAIL);
+constexpr int kTransferFail = static_cast<int>(ErrorCode::TRANSFER_FAIL);
 
 }  // namespace
 }  // namespace testdouble
@@ -101,7 +105,8 @@ using namespace testdouble;
 const std::string &toString(ErrorCode code) noexcept {
     static const std::string ok = "OK", internal = "INTERNAL_ERROR",
                              invalid = "INVALID_PARAMS", not_found = "OBJECT_NOT_FOUND",
-                             exists = "OBJECT_ALREADY_EXISTS", rpc_fail = "RPC_FAIL",
+                             exists = "OBJECT_ALREADY_EXISTS", transfer_fail = "TRANSFER_FAIL",
+                             rpc_fail = "RPC_FAIL",
                              unknown = "UNKNOWN_ERROR";
     switch (code) {
         case ErrorCode::OK: return ok;
@@ -109,6 +114,7 @@ const std::string &toString(ErrorCode code) noexcept {
         case ErrorCode::INVALID_PARAMS: return invalid;
         case ErrorCode::OBJECT_NOT_FOUND: return not_found;
         case ErrorCode::OBJECT_ALREADY_EXISTS: return exists;
+        case ErrorCode::TRANSFER_FAIL: return transfer_fail;
         case ErrorCode::RPC_FAIL: return rpc_fail;
     }
     return unknown;
@@ -168,6 +174,8 @@ ExpectedVoid RealClient::setup_internal(const ConfigDict &config) {
                 if (op < 0) return bad("put, get, exists or remove");
                 fail_batch_[op] = true;
             }
+        } else if (key == "testdouble_fail_once_keys") {
+            for (auto &k : split_csv(value)) fail_once_keys_.insert(k);
         } else if (key == "testdouble_master_down_while") {
             master_down_while_ = value;
         } else if (key.rfind("testdouble_delay_ms_", 0) == 0) {
@@ -221,6 +229,7 @@ int RealClient::key_precheck(const std::string &key) const {
     {
         std::lock_guard<std::mutex> lock(mu_);
         if (!set_up_ || closed_) return kInvalid;  // Mooncake: "Client is not initialized"
+        if (fail_once_keys_.erase(key) == 1) return kTransferFail;
     }
     // fail_keys_ is written only during setup, which happened-before set_up_ was seen.
     if (master_down()) return kRpcFail;

@@ -35,6 +35,7 @@ enum class ErrorCode : int32_t {
     INVALID_PARAMS = -600,
     OBJECT_NOT_FOUND = -704,
     OBJECT_ALREADY_EXISTS = -705,
+    TRANSFER_FAIL = -800,
     RPC_FAIL = -900,
 };
 
@@ -131,6 +132,7 @@ class RealClient {
     int64_t delay_ms_[testdouble::kOpCount] = {};
     std::map<uintptr_t, size_t> registered_;
     std::string master_down_while_;  // written only during setup
+    mutable std::unordered_set<std::string> fail_once_keys_;
 };
 
 }  // namespace mooncake

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * not hits, per-key store results, empty batches complete at once).
  */
 class RoundTripTest {
-    private static final int SIZE = 2048;
+    static final int SIZE = 2048;
     private final List<MooncakeStoreAdapter> adapters = new ArrayList<>();
 
     private MooncakeStoreAdapter adapter(Object... extra) {
