@@ -26,6 +26,7 @@ final class RunSummary {
         m.put("in_flight", r.options.inFlight());
         m.put("passes", r.passes.stream().map(p -> toMap(r, p)).toList());
         m.put("errors", r.errors());
+        m.put("errors_by_cause", r.errorsByCause());
         m.put("passed", r.passed());
         m.put("metrics", r.metrics);
         return m;
@@ -82,7 +83,9 @@ final class RunSummary {
             r.metrics.forEach((name, value) -> sb.append(' ').append(name).append('=').append(value));
             sb.append(System.lineSeparator());
         }
-        sb.append(String.format("  %s: %d errors%n", r.passed() ? "PASSED" : "FAILED", r.errors()));
+        Map<String, Long> causes = r.errorsByCause();
+        sb.append(String.format("  %s: %d errors%s%n", r.passed() ? "PASSED" : "FAILED", r.errors(),
+                causes.isEmpty() ? "" : " (" + causes.toString().replaceAll("[{}]", "") + ")"));
         return sb.toString();
     }
 

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Semaphore;
@@ -96,6 +97,7 @@ final class Workload {
         for (int b = 0; b < loaded.length; b++) {
             List<L1Slice> src = slice(sources, b);
             List<L1Slice> dst = slice(targets, b);
+            report.countLoadErrors(loaded[b]);
             for (int i = 0; i < loaded[b].size(); i++) {
                 report.countLoad(loaded[b].get(i), src.get(i).buffer().equals(dst.get(i).buffer()));
             }
@@ -205,6 +207,12 @@ final class Workload {
             return passes.stream().mapToLong(PassReport::errors).sum();
         }
 
+        Map<String, Long> errorsByCause() {
+            Map<String, Long> all = new TreeMap<>();
+            passes.forEach(p -> p.errorsByCause.forEach((cause, n) -> all.merge(cause, n, Long::sum)));
+            return all;
+        }
+
         boolean passed() {
             return passes.stream().allMatch(PassReport::passed);
         }
@@ -238,6 +246,8 @@ final class Workload {
         long deleted;
         long deleteErrors;
         long survivedDelete;
+        /** Errored keys by the cause of their batch's first error, so that 208 alike errors read as one line. */
+        final Map<String, Long> errorsByCause = new TreeMap<>();
 
         PassReport(int pass, int chunks) {
             this.pass = pass;
@@ -248,13 +258,22 @@ final class Workload {
             return pass == 1;
         }
 
+        private void noteErrors(BatchResult result) {
+            long errors = result.count(KeyResult.ERROR);
+            if (errors > 0) {
+                errorsByCause.merge(ErrorCause.of(result.firstError()), errors, Long::sum);
+            }
+        }
+
         synchronized void countStore(BatchResult result) {
+            noteErrors(result);
             stored += result.count(KeyResult.OK);
             storeErrors += result.count(KeyResult.ERROR) + result.count(KeyResult.MISSING);
         }
 
         /** The keys before {@code firstMissing} were stored; the rest never were. */
         synchronized void countLookup(BatchResult result, int firstMissing) {
+            noteErrors(result);
             for (int i = 0; i < result.size(); i++) {
                 KeyResult r = result.get(i);
                 if (r == KeyResult.OK) {
@@ -271,6 +290,10 @@ final class Workload {
             }
         }
 
+        synchronized void countLoadErrors(BatchResult result) {
+            noteErrors(result);
+        }
+
         synchronized void countLoad(KeyResult result, boolean sameBytes) {
             if (result != KeyResult.OK) {
                 notLoaded++;
@@ -282,6 +305,7 @@ final class Workload {
         }
 
         synchronized void countDelete(BatchResult result) {
+            noteErrors(result);
             deleted += result.count(KeyResult.OK);
             deleteErrors += result.size() - result.count(KeyResult.OK);
         }

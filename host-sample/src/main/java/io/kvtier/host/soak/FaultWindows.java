@@ -76,9 +76,13 @@ final class FaultWindows {
         open = false;
     }
 
-    /** Whether a miss of an object acknowledged at {@code ackNanos} may be the fault's doing: a window was open after it. */
-    synchronized boolean excuses(long ackNanos) {
-        return open || (!closed.isEmpty() && closed.get(closed.size() - 1).endNanos() > ackNanos);
+    /**
+     * Whether a miss of an object whose store began at {@code storeStartNanos} may be the fault's
+     * doing: a window was open after that. The store's start, not its acknowledgement, counts: a
+     * worker may see the acknowledgement long after the object was placed, the fault in between.
+     */
+    synchronized boolean excuses(long storeStartNanos) {
+        return open || (!closed.isEmpty() && closed.get(closed.size() - 1).endNanos() > storeStartNanos);
     }
 
     synchronized boolean isOpen() {

@@ -14,13 +14,16 @@ final class KeyBook {
     enum State {
         /** Known not to be stored: never stored in this run, or deleted (or reported missing by a delete). */
         ABSENT,
-        /** Stored: the store of {@link Entry#version} was acknowledged OK at {@link Entry#ackNanos}. */
+        /**
+         * Stored: the store of {@link Entry#version}, begun at {@link Entry#storeStartNanos}, was
+         * acknowledged OK. A fault may have hit the object from the moment its store began.
+         */
         PRESENT,
         /** May or may not hold {@link Entry#version}: a store or delete failed, or the key was lost. */
         UNKNOWN
     }
 
-    record Entry(State state, long version, long ackNanos) {
+    record Entry(State state, long version, long storeStartNanos) {
         static final Entry ABSENT = new Entry(State.ABSENT, 0, 0);
     }
 

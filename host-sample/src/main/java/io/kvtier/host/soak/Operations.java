@@ -1,5 +1,6 @@
 package io.kvtier.host.soak;
 
+import io.kvtier.host.ErrorCause;
 import io.kvtier.host.L1Arena;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.KeyResult;
@@ -69,6 +70,7 @@ final class Operations {
             content.fill(sources.get(i).buffer(), target.index, absent[i], versions[i]);
         }
         OpStats stats = target.stats(Op.STORE);
+        long start = System.nanoTime();
         BatchResult result = call(target, Op.STORE, absent.length, () -> target.adapter.store(keys(target, absent), sources));
         long now = System.nanoTime();
         long okBytes = 0;
@@ -77,7 +79,7 @@ final class Operations {
             if (outcome == KeyResult.OK) {
                 stats.ok();
                 okBytes += options.chunkSize();
-                target.book.set(absent[i], new KeyBook.Entry(KeyBook.State.PRESENT, versions[i], now));
+                target.book.set(absent[i], new KeyBook.Entry(KeyBook.State.PRESENT, versions[i], start));
             } else {
                 if (outcome == KeyResult.MISSING) {
                     stats.missing();
@@ -162,7 +164,7 @@ final class Operations {
             } else if (outcome == KeyResult.MISSING) {
                 stats.missing();
                 if (known.state() == KeyBook.State.PRESENT) {
-                    stats.expectedPresentButMissing(target.faults.excuses(known.ackNanos()));
+                    stats.expectedPresentButMissing(target.faults.excuses(known.storeStartNanos()));
                 }
                 target.book.set(keys[i], KeyBook.Entry.ABSENT);
             } else if (known.state() != KeyBook.State.ABSENT) {
@@ -181,7 +183,7 @@ final class Operations {
     /** A key believed stored was reported missing: lost, or missing after a fault; from now on it is unknown. */
     private static void missingWhere(Target target, OpStats stats, int key, KeyBook.Entry known) {
         if (known.state() == KeyBook.State.PRESENT) {
-            stats.expectedPresentButMissing(target.faults.excuses(known.ackNanos()));
+            stats.expectedPresentButMissing(target.faults.excuses(known.storeStartNanos()));
             target.book.set(key, new KeyBook.Entry(KeyBook.State.UNKNOWN, known.version(), 0));
         }
     }

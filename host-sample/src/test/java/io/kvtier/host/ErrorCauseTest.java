@@ -1,4 +1,4 @@
-package io.kvtier.host.soak;
+package io.kvtier.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

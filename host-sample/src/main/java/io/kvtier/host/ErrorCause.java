@@ -1,4 +1,4 @@
-package io.kvtier.host.soak;
+package io.kvtier.host;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * batch says {@code Mooncake <op> batch failed (code -n)} with the connector's code; anything
  * else is reduced to a short message without keys and numbers, so errors of one kind share a group.
  */
-final class ErrorCause {
+public final class ErrorCause {
     private static final Pattern NAMED_CODE = Pattern.compile("\\b([A-Z][A-Z0-9_]+) \\((-\\d+)\\)");
     private static final Pattern BARE_CODE = Pattern.compile(": (-\\d+)$");
     /** The mooncake_store adapter's whole-batch failure, with the connector's return code. */
@@ -18,7 +18,7 @@ final class ErrorCause {
 
     private ErrorCause() {}
 
-    static String of(String message) {
+    public static String of(String message) {
         if (message == null || message.isBlank()) {
             return "error without a message";
         }
@@ -42,7 +42,7 @@ final class ErrorCause {
     }
 
     /** A batch that failed as a whole: the exception's own message, or its type when it has none. */
-    static String of(Throwable failure) {
+    public static String of(Throwable failure) {
         Throwable cause = failure;
         while ((cause instanceof java.util.concurrent.CompletionException
                 || cause instanceof java.util.concurrent.ExecutionException) && cause.getCause() != null) {
