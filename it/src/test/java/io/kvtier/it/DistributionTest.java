@@ -39,7 +39,7 @@ class DistributionTest {
         assertThat(kvtier.kvtier("validate", "-c", "conf/mooncake-lanes.conf").exit()).isZero();
         HostProcess.Result run = kvtier.kvtier("run", "--chunks", "16", "--chunk-size", "64 KiB", "--l2-adapter",
                 "{\"type\":\"mooncake_store\",\"local_hostname\":\"127.0.0.1\","
-                        + "\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\"dist\"}");
+                        + "\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\"dist:1\"}");
         assertThat(run.exit()).as(run.err() + run.out()).isZero();
         assertThat(run.out()).contains("PASSED");
     }

@@ -63,11 +63,11 @@ class DropInTest {
                 .withEnv("KVTIER_MOONCAKE_LIBRARY", TEST_DOUBLE.toString())
                 .kvtier("run", "--chunks", "64", "--chunk-size", "64 KiB", "--batch", "8", "--json", "--l2-adapter",
                         "{\"name\":\"a\",\"type\":\"mooncake_store\",\"local_hostname\":\"127.0.0.1\","
-                                + "\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\"double-a\"}",
+                                + "\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\"double-a:1\"}",
                         "--l2-adapter",
                         "{\"name\":\"b\",\"type\":\"mooncake_store\",\"per_op_workers\":{\"lookup\":1,\"store\":2},"
                                 + "\"local_hostname\":\"127.0.0.1\",\"metadata_server\":\"P2PHANDSHAKE\","
-                                + "\"master_server_addr\":\"double-b\"}");
+                                + "\"master_server_addr\":\"double-b:1\"}");
         assertThat(r.exit()).as(r.err() + r.out()).isZero();
         assertThat(r.out()).contains("\"verified\":64", "\"passed\":true");
         assertThat(r.out()).as("the adapters' own metrics").contains("\"bytes_stored\":4194304", "\"hits\":64");

@@ -53,7 +53,7 @@ class IsolatedPluginsTest {
                 .withEnv("KVTIER_MOONCAKE_LIBRARY", DropInTest.TEST_DOUBLE.toString())
                 .kvtier("run", "--chunks", "16", "--chunk-size", "64 KiB", "--l2-adapter",
                         "{\"type\":\"mooncake_store\",\"local_hostname\":\"127.0.0.1\","
-                                + "\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\"isolated\"}");
+                                + "\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\"isolated:1\"}");
         assertThat(r.exit()).as(r.err() + r.out()).isZero();
         assertThat(r.out()).contains("PASSED");
     }

@@ -57,7 +57,7 @@ final class TestDouble {
         body.put("type", "mooncake_store");
         body.put("local_hostname", "127.0.0.1");
         body.put("metadata_server", "P2PHANDSHAKE");
-        body.put("master_server_addr", "double-" + UUID.randomUUID());
+        body.put("master_server_addr", "double-" + UUID.randomUUID() + ":1");
         body.put("protocol", "tcp");
         return body;
     }
