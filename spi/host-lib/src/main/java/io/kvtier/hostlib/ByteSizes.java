@@ -14,6 +14,7 @@ import java.util.Map;
  */
 final class ByteSizes {
     private static final BigDecimal LARGEST = BigDecimal.valueOf(Long.MAX_VALUE);
+    static final String LARGEST_SIZE = "the largest size is " + Long.MAX_VALUE + " bytes (8 EiB - 1)";
 
     private ByteSizes() {}
 
@@ -42,8 +43,7 @@ final class ByteSizes {
             throw new IllegalArgumentException("'" + written + "' is not a whole number of bytes");
         }
         if (bytes.compareTo(LARGEST) > 0) {
-            throw new IllegalArgumentException("'" + written + "' is out of range: the largest size is "
-                    + Long.MAX_VALUE + " bytes (8 EiB - 1)");
+            throw new IllegalArgumentException("'" + written + "' is out of range: " + LARGEST_SIZE);
         }
         return bytes.longValueExact();
     }

@@ -80,8 +80,10 @@ public final class DeclaredSettings implements AdapterSettings {
         String written;
         if (unwrapped instanceof String s) {
             written = s;
+        } else if (unwrapped instanceof Double d && d.isInfinite()) {
+            throw error(List.of(key), "Invalid value at '" + key + "': the number is out of range: " + ByteSizes.LARGEST_SIZE);
         } else if (unwrapped instanceof Number) {
-            // The number's own text: 1E400 or 1.5 as written, not as a double would print them.
+            // The number's own text: 1.5 or 1E3 as written, not as a double would print them.
             written = value.render();
         } else {
             throw error(List.of(key), "Invalid value at '" + key + "': expected a byte size such as 67108864 or"

@@ -104,8 +104,10 @@ public final class L2AdapterRegistry {
      * plugin code: whatever it throws is its own failure and must not hide the other providers.
      */
     private void admit(L2AdapterProvider<?> provider) {
+        String type;
+        Optional<AdapterReference> reference;
         try {
-            String type = provider.type();
+            type = provider.type();
             if (type == null || type.isEmpty()) {
                 loadFailures.add(where(provider) + ": type() returned " + (type == null ? "null" : "\"\"")
                         + " instead of a type name");
@@ -116,10 +118,12 @@ public final class L2AdapterRegistry {
                 loadFailures.add(refusal);
                 return;
             }
-            register(provider, type, AdapterReference.of(provider));
-        } catch (RuntimeException | LinkageError e) {
+            reference = AdapterReference.of(provider);
+        } catch (RuntimeException | Error e) {
             loadFailures.add(where(provider) + " failed: " + String.valueOf(e).replace('\n', ' '));
+            return;
         }
+        register(provider, type, reference);
     }
 
     private void register(L2AdapterProvider<?> provider, String type, Optional<AdapterReference> reference) {
