@@ -86,6 +86,8 @@ class BadInputCorpusTest {
         write("unclosed-list.conf", "kvtier.l2.adapters = [\n  { type = memory }\n");
         write("stray-brace.conf", "kvtier.l2.adapters = [ ]\n}\n");
         write("crossed.conf", "kvtier.l2.adapters = [\n  { type = memory ]\n}\n");
+        write("unclosed-string.conf", hocon("type = memory, name = \"a } ]"));
+        write("unclosed-triple-string.conf", hocon("type = memory, name = \"\"\"a } ]"));
         write("null-list.conf", "kvtier.l2.adapters = null\n");
         write("string-list.conf", "kvtier.l2.adapters = memory\n");
         write("number-list.conf", "kvtier.l2.adapters = 42\n");
@@ -172,6 +174,8 @@ class BadInputCorpusTest {
         rows.add(file("unclosed-list.conf", ":1: '[' is never closed"));
         rows.add(file("stray-brace.conf", ":2: '}' closes nothing"));
         rows.add(file("crossed.conf", ":2: ']' where the '{' at line 2 needs '}'"));
+        rows.add(file("unclosed-string.conf", ":2: the string that starts here is not closed on its line"));
+        rows.add(file("unclosed-triple-string.conf", ":2: the string that starts here is not closed on its line"));
         // The list and its entries.
         rows.add(file("null-list.conf", ":1: 'kvtier.l2.adapters' must be a list, got null"));
         rows.add(file("string-list.conf", ":1: 'kvtier.l2.adapters' must be a list, got string"));

@@ -36,7 +36,10 @@ final class Nesting {
         while (pos < text.length()) {
             char c = text.charAt(pos);
             if (c == '"') {
-                skipString();
+                int start = pos;
+                if (!skipString() && matchBrackets) {
+                    return new Problem(start, "the string that starts here is not closed on its line");
+                }
                 continue;
             }
             if (c == '#' || text.startsWith("//", pos)) {
@@ -85,21 +88,23 @@ final class Nesting {
         return "line " + (text.substring(0, offset).chars().filter(ch -> ch == '\n').count() + 1);
     }
 
-    /** A quoted or triple-quoted string; an unterminated one ends at its line's end, where Typesafe reports it. */
-    private void skipString() {
+    /** Skips a quoted or triple-quoted string; whether it was closed (a quoted one must close on its line). */
+    private boolean skipString() {
         if (text.startsWith("\"\"\"", pos)) {
             int end = text.indexOf("\"\"\"", pos + 3);
             pos = end < 0 ? text.length() : end + 3;
             while (pos < text.length() && text.charAt(pos) == '"') {
                 pos++;
             }
-            return;
+            return end >= 0;
         }
         pos++;
         while (pos < text.length() && text.charAt(pos) != '"' && text.charAt(pos) != '\n') {
             pos += text.charAt(pos) == '\\' ? 2 : 1;
         }
+        boolean closed = pos < text.length() && text.charAt(pos) == '"';
         pos++;
+        return closed;
     }
 
     private void skipToLineEnd() {
