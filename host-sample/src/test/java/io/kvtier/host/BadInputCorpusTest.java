@@ -422,6 +422,10 @@ class BadInputCorpusTest {
         rows.add(bad(USAGE, "unknown adapter type 'fs'. Known: memory, mooncake_store", "adapters", "fs"));
         rows.add(bad(USAGE, "Missing required parameter for option '--config' (FILE)", "validate", "-c"));
         rows.add(bad(USAGE, "--duration must be a positive duration such as 30s, 10m or PT1H, got 'x'", "soak", "--duration", "x"));
+        rows.add(bad(USAGE, "--duration '1e400s' is out of range: the longest duration is 106751 days", "soak", "--duration", "1e400s"));
+        rows.add(bad(USAGE, "--duration 'PT9999999999999H' is out of range", "soak", "--duration", "PT9999999999999H"));
+        rows.add(bad(USAGE, "--fault-settle '1e400s' is out of range", "soak", "--fault-settle", "1e400s"));
+        rows.add(bad(USAGE, "--duration must be a positive duration such as 30s, 10m or PT1H, got '0.5ns'", "soak", "--duration", "0.5ns"));
         rows.add(bad(USAGE, "--threads must be positive, got 0", "soak", "--threads", "0"));
         rows.add(bad(USAGE, "--mix must be weights such as store=40,lookup=20,load=35,delete=5, got 'foo=1'", "soak", "--mix", "foo=1"));
         rows.add(bad(USAGE, "--chunk-size: '1.5' is not a whole number of bytes", "soak", "--chunk-size", "1.5"));
