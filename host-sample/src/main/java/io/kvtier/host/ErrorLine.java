@@ -7,8 +7,8 @@ package io.kvtier.host;
  */
 final class ErrorLine {
     /** A longer word (a run without spaces, e.g. a quoted value) keeps its first {@value #KEPT} characters. */
-    static final int MAX_WORD = 120;
-    static final int KEPT = 80;
+    static final int MAX_WORD = 256;
+    static final int KEPT = 200;
     /** A longer line keeps its first {@value #MAX_LINE} characters. */
     static final int MAX_LINE = 1000;
 
