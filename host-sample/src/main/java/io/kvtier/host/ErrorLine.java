@@ -6,7 +6,7 @@ package io.kvtier.host;
  * fits a terminal and still says where and what.
  */
 final class ErrorLine {
-    /** A longer word (a run without spaces, e.g. a quoted value) keeps its first {@value #KEPT} characters. */
+    /** A longer word (a run without a space, e.g. a quoted value) keeps its first {@value #KEPT} characters. */
     static final int MAX_WORD = 256;
     static final int KEPT = 200;
     /** A longer line keeps its first {@value #MAX_LINE} characters. */
@@ -18,7 +18,7 @@ final class ErrorLine {
         StringBuilder line = new StringBuilder();
         int wordStart = 0;
         for (int i = 0; i <= message.length(); i++) {
-            if (i == message.length() || Character.isWhitespace(message.charAt(i))) {
+            if (i == message.length() || message.charAt(i) == ' ') {
                 appendWord(message.substring(wordStart, i), line);
                 if (i < message.length()) {
                     line.append(' ');
@@ -32,9 +32,16 @@ final class ErrorLine {
     private static void appendWord(String word, StringBuilder line) {
         String shown = word.length() > MAX_WORD ? cut(word, KEPT) : word;
         for (int i = 0; i < shown.length(); i++) {
-            char c = shown.charAt(i);
             // Control characters would move the cursor or end the line: show them as escapes.
-            line.append(Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+            switch (shown.charAt(i)) {
+                case '\n' -> line.append("\\n");
+                case '\r' -> line.append("\\r");
+                case '\t' -> line.append("\\t");
+                default -> {
+                    char c = shown.charAt(i);
+                    line.append(Character.isISOControl(c) ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+                }
+            }
         }
     }
 

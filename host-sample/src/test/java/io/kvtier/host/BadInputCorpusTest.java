@@ -420,6 +420,9 @@ class BadInputCorpusTest {
         rows.add(bad(USAGE, "Unmatched argument at index 0: 'nope'", "nope"));
         rows.add(bad(USAGE, "Unmatched argument at index 0: '@{dir}/small.bin'", "@{dir}/small.bin"));
         rows.add(bad(USAGE, "unknown adapter type 'fs'. Known: memory, mooncake_store", "adapters", "fs"));
+        rows.add(bad(USAGE, "unknown adapter type 'a\\nb\\u001b'. Known: memory", "adapters", "a\nb\u001b"));
+        rows.add(bad(USAGE, "'': an empty path names no file", "validate", "-c", ""));
+        rows.add(bad(USAGE, "--in : an empty path names no file", concat(new String[] {"put", "--in", ""}, GOOD_KEY)));
         rows.add(bad(USAGE, "Missing required parameter for option '--config' (FILE)", "validate", "-c"));
         rows.add(bad(USAGE, "--duration must be a positive duration such as 30s, 10m or PT1H, got 'x'", "soak", "--duration", "x"));
         rows.add(bad(USAGE, "--duration '1e400s' is out of range: the longest duration is 106751 days", "soak", "--duration", "1e400s"));

@@ -17,6 +17,10 @@ public final class InputFiles {
      *                                too large what it is
      */
     public static long requireRegular(Path file, String origin, long maxBytes) {
+        if (file.toString().isEmpty()) {
+            // An empty path is the working directory to the file system; the user meant no directory.
+            throw new ConfigurationException(origin.isEmpty() ? "''" : origin, "an empty path names no file");
+        }
         if (Files.isDirectory(file)) {
             throw new ConfigurationException(origin, "is a directory, not a file");
         }
