@@ -88,6 +88,9 @@ class BadInputCorpusTest {
         write("crossed.conf", "kvtier.l2.adapters = [\n  { type = memory ]\n}\n");
         write("unclosed-string.conf", hocon("type = memory, name = \"a } ]"));
         write("unclosed-triple-string.conf", hocon("type = memory, name = \"\"\"a } ]"));
+        write("include-file.conf", hocon("type = memory") + "include file(\"/dev/zero\")\n");
+        write("include-plain.conf", hocon("type = memory") + "include \"other.conf\"\n");
+        write("include-url.conf", hocon("type = memory") + "include url(\"http://127.0.0.1:9/x.conf\")\n");
         write("null-list.conf", "kvtier.l2.adapters = null\n");
         write("string-list.conf", "kvtier.l2.adapters = memory\n");
         write("number-list.conf", "kvtier.l2.adapters = 42\n");
@@ -176,6 +179,9 @@ class BadInputCorpusTest {
         rows.add(file("crossed.conf", ":2: ']' where the '{' at line 2 needs '}'"));
         rows.add(file("unclosed-string.conf", ":2: the string that starts here is not closed on its line"));
         rows.add(file("unclosed-triple-string.conf", ":2: the string that starts here is not closed on its line"));
+        rows.add(file("include-file.conf", ": include file(\"/dev/zero\") is not supported in declarations: pass each file with its own -c"));
+        rows.add(file("include-plain.conf", ": include \"other.conf\" is not supported in declarations"));
+        rows.add(file("include-url.conf", ": include url(\"http://127.0.0.1:9/x.conf\") is not supported in declarations"));
         // The list and its entries.
         rows.add(file("null-list.conf", ":1: 'kvtier.l2.adapters' must be a list, got null"));
         rows.add(file("string-list.conf", ":1: 'kvtier.l2.adapters' must be a list, got string"));

@@ -66,7 +66,8 @@ public final class Declarations {
     }
 
     private static ConfigParseOptions strict() {
-        return ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false);
+        return ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false)
+                .setIncluder(NoIncludes.INSTANCE);
     }
 
     private static Config parse(Supplier<Config> parse, String name) {
