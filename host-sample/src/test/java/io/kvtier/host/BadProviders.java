@@ -66,6 +66,30 @@ final class BadProviders {
         }
     }
 
+    public static final class ParseThrowsError extends Base {
+        @Override
+        public String type() {
+            return "error_on_parse";
+        }
+
+        @Override
+        public Object parseConfig(AdapterSettings settings) {
+            throw new StackOverflowError();
+        }
+    }
+
+    public static final class DescribeThrowsError extends Base {
+        @Override
+        public String type() {
+            return "error_on_describe";
+        }
+
+        @Override
+        public Map<String, Object> describe(Object config) {
+            throw new AssertionError("a bug in describe()");
+        }
+    }
+
     public static final class CreateThrowsError extends Base {
         @Override
         public String type() {

@@ -36,6 +36,19 @@ class PluginFailuresTest {
     }
 
     @Test
+    void anErrorOutOfParseConfigOrDescribeIsThePluginsFailureInOneLine(@TempDir Path dir) {
+        Path plugins = PluginDirs.of(dir, BadProviders.ParseThrowsError.class, BadProviders.DescribeThrowsError.class);
+        Result parse = kvtierWith(plugins, "validate", "--l2-adapter", "{\"type\":\"error_on_parse\"}");
+        assertThat(parse.exit()).isEqualTo(1);
+        assertThat(parse.err()).isEqualTo("kvtier: --l2-adapter #1 ('error_on_parse'): the provider failed parsing "
+                + "the declaration: java.lang.StackOverflowError\n");
+        Result describe = kvtierWith(plugins, "validate", "--l2-adapter", "{\"type\":\"error_on_describe\"}");
+        assertThat(describe.exit()).isEqualTo(1);
+        assertThat(describe.err()).isEqualTo("kvtier: --l2-adapter #1 ('error_on_describe'): the provider failed "
+                + "describing the declaration: java.lang.AssertionError: a bug in describe()\n");
+    }
+
+    @Test
     void anErrorOutOfCreateIsThePluginsFailureInOneLine(@TempDir Path dir) {
         Result r = kvtierWith(PluginDirs.of(dir, BadProviders.CreateThrowsError.class), "run", "--chunks", "1",
                 "--chunk-size", "1 KiB", "--l2-adapter", "{\"type\":\"error_on_create\"}");

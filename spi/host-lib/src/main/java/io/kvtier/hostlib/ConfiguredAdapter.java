@@ -98,6 +98,8 @@ public final class ConfiguredAdapter<C> {
             return provider.describe(config);
         } catch (LinkageError e) {
             throw incomplete(declaration, provider, e);
+        } catch (Error e) {
+            throw providerFailure(declaration, "describing", e);
         }
     }
 
