@@ -41,7 +41,7 @@ public final class DeclarationOptions {
         entries.addAll(Declarations.fromJsonFlags(adapters));
         List<ConfiguredAdapter<?>> configured = Declarations.configure(registry, Declarations.resolve(entries));
         configured.forEach(adapter -> adapter.warnings()
-                .forEach(warning -> mixee.commandLine().getErr().println("kvtier: warning: " + warning)));
+                .forEach(warning -> mixee.commandLine().getErr().println(ErrorLine.of("kvtier: warning: " + warning))));
         return configured;
     }
 

@@ -28,7 +28,7 @@ final class GetCommand extends ObjectTransfer implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         long bytes = ConfigValues.bytes(size, "--size");
-        return withObject(spec.commandLine().getErr(), bytes, (instance, key, slice) -> {
+        return withObject(spec.commandLine().getErr(), bytes, "--size " + size, (instance, key, slice) -> {
             BatchResult result = await(instance, instance.adapter().load(List.of(key), List.of(slice)));
             if (result.get(0) == KeyResult.MISSING) {
                 spec.commandLine().getErr().println("kvtier: not found: " + key + " in " + instance.name());

@@ -14,6 +14,19 @@ public final class Instances implements AutoCloseable {
         public String name() {
             return declared.name();
         }
+
+        /**
+         * A warning when the instance is known to hold less than {@code needed} bytes, the most a
+         * workload keeps in it ({@code what} says how that is computed), or empty.
+         */
+        public Optional<String> capacityWarning(long needed, String what, String consequence) {
+            long capacity = adapter.usage().capacityBytes();
+            if (capacity > 0 && needed > capacity) {
+                return Optional.of("kvtier: warning: " + name() + " holds " + capacity + " bytes, less than " + what
+                        + " (" + needed + "): " + consequence);
+            }
+            return Optional.empty();
+        }
     }
 
     private final List<Instance> instances = new ArrayList<>();

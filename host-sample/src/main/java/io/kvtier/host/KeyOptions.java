@@ -1,6 +1,7 @@
 package io.kvtier.host;
 
 import io.kvtier.spi.ObjectKey;
+import io.kvtier.toolkit.Json;
 import java.util.HexFormat;
 import picocli.CommandLine.Option;
 
@@ -21,13 +22,39 @@ final class KeyOptions {
     @Option(names = "--hash", required = true, paramLabel = "HEX", description = "chunk hash, hex")
     String hash;
 
+    /** The largest kv rank: the wire key holds it as 8 hex digits. */
+    static final long MAX_KV_RANK = 0xFFFF_FFFFL;
+
     ObjectKey key() {
+        requireText("--model", model, false);
+        requireText("--salt", salt, true);
+        if (kvRank < 0 || kvRank > MAX_KV_RANK) {
+            throw new IllegalArgumentException("--kv-rank must be between 0 and " + MAX_KV_RANK
+                    + " (the key holds it as 8 hex digits), got " + kvRank);
+        }
+        if (group < 0) {
+            throw new IllegalArgumentException("--group must be 0 or more, got " + group);
+        }
         byte[] bytes;
         try {
             bytes = HexFormat.of().parseHex(hash);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--hash must be an even number of hex digits, got '" + hash + "'");
+            bytes = new byte[0];
+        }
+        if (bytes.length == 0) {
+            throw new IllegalArgumentException("--hash must be a non-empty, even number of hex digits, got "
+                    + Json.render(hash));
         }
         return new ObjectKey(bytes, model, kvRank, group, salt);
+    }
+
+    /** Text that becomes part of a key: a control character or a newline there is never meant. */
+    private static void requireText(String option, String value, boolean mayBeEmpty) {
+        if (value.isEmpty() && !mayBeEmpty) {
+            throw new IllegalArgumentException(option + " must not be empty");
+        }
+        if (value.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException(option + " must not contain control characters, got " + Json.render(value));
+        }
     }
 }

@@ -38,20 +38,17 @@ public final class Main implements Runnable {
         CommandLine cli = new CommandLine(new Main());
         cli.setOut(out);
         cli.setErr(err);
+        // An argument is what it says: "@x" is not the contents of a file x, which no bound would cover.
+        cli.setExpandAtFiles(false);
         cli.setParameterExceptionHandler((e, a) -> {
-            err.println("kvtier: " + e.getMessage());
+            err.println(ErrorLine.of("kvtier: " + e.getMessage()));
             return USAGE;
         });
         cli.setExecutionExceptionHandler((e, commandLine, parsed) -> {
-            err.println("kvtier: " + oneLine(e));
+            err.println(ErrorLine.of("kvtier: " + (e.getMessage() == null ? e.toString() : e.getMessage())));
             return e instanceof ConfigurationException || e instanceof IllegalArgumentException ? USAGE : FAILED;
         });
         return cli.execute(args);
-    }
-
-    private static String oneLine(Throwable e) {
-        String message = e.getMessage() == null ? e.toString() : e.getMessage();
-        return message.replace('\n', ' ');
     }
 
     /**
@@ -67,7 +64,7 @@ public final class Main implements Runnable {
             loaders.addAll(PluginDirectories.classLoaders(Path.of(pluginsDir), host));
         }
         L2AdapterRegistry registry = L2AdapterRegistry.load(loaders);
-        registry.loadFailures().forEach(f -> err.println("kvtier: warning: an adapter provider failed to load: " + f));
+        registry.loadFailures().forEach(f -> err.println(ErrorLine.of("kvtier: warning: an adapter provider failed to load: " + f)));
         return registry;
     }
 }

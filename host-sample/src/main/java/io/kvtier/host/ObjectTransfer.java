@@ -26,10 +26,16 @@ abstract class ObjectTransfer {
         int run(Instances.Instance instance, ObjectKey key, L1Slice slice) throws IOException;
     }
 
-    /** Runs {@code action} with the selected instance and a fully allocated L1 slice of {@code size} bytes. */
-    int withObject(PrintWriter err, long size, Action action) throws IOException {
-        if (size <= 0 || size > Integer.MAX_VALUE - L1Arena.DEFAULT_ALIGNMENT) {
-            throw new IllegalArgumentException("object size must be between 1 byte and 2 GiB, got " + size);
+    /** The largest object: one L1 slice, which a Java buffer indexes with an int. */
+    static final long MAX_OBJECT_BYTES = Integer.MAX_VALUE - L1Arena.DEFAULT_ALIGNMENT;
+
+    /**
+     * Runs {@code action} with the selected instance and a fully allocated L1 slice of {@code size}
+     * bytes; {@code sizeOrigin} (e.g. {@code --size}) names where the size came from.
+     */
+    int withObject(PrintWriter err, long size, String sizeOrigin, Action action) throws IOException {
+        if (size <= 0 || size > MAX_OBJECT_BYTES) {
+            throw new IllegalArgumentException(sizeOrigin + ": an object is 1 to " + MAX_OBJECT_BYTES + " bytes, got " + size);
         }
         ObjectKey key = keyOptions.key();
         var configured = declarations.configure(Main.registry(err));

@@ -1,5 +1,6 @@
 package io.kvtier.host;
 
+import io.kvtier.hostlib.InputFiles;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.KeyResult;
 import java.io.IOException;
@@ -22,11 +23,11 @@ final class PutCommand extends ObjectTransfer implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (!Files.isRegularFile(in)) {
-            throw new IllegalArgumentException("--in " + in + ": no such file");
-        }
+        String origin = "--in " + in;
+        // Checked before reading: a file too large for one object must not be read whole first.
+        InputFiles.requireRegular(in, origin, MAX_OBJECT_BYTES);
         byte[] bytes = Files.readAllBytes(in);
-        return withObject(spec.commandLine().getErr(), bytes.length, (instance, key, slice) -> {
+        return withObject(spec.commandLine().getErr(), bytes.length, origin, (instance, key, slice) -> {
             slice.buffer().duplicate().clear().put(bytes);
             BatchResult result = await(instance, instance.adapter().store(List.of(key), List.of(slice)));
             if (result.get(0) != KeyResult.OK) {

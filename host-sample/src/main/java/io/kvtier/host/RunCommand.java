@@ -72,6 +72,8 @@ final class RunCommand implements Callable<Integer> {
             jmx.start();
             Workload workload = new Workload(arena, options, metrics, new Progress(err));
             for (Instances.Instance instance : instances.all()) {
+                instance.capacityWarning((long) options.chunks() * options.chunkSize(), "--chunks x --chunk-size",
+                        "it must evict chunks before they are loaded, so the run fails").ifPresent(err::println);
                 arena.reset();
                 Workload.RunReport report = workload.run(instance.name(), instance.declared().type(), instance.adapter());
                 // Taken before close(), which removes an instance's gauges.

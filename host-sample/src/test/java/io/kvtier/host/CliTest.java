@@ -37,7 +37,7 @@ class CliTest {
                 "kvtier: --l2-adapter #2: unknown adapter type 'fs'. Known: ");
         assertUsageError(kvtier("validate", "--l2-adapter", "{\"type\":\"memory\",\"capacity\":-1}"),
                 "kvtier: --l2-adapter #1, column 18 ('memory'): Invalid value at 'capacity': "
-                        + "Attempt to construct memory size with negative number: -1\n");
+                        + "'-1' is negative; a size is 0 or more bytes\n");
     }
 
     private static void assertUsageError(Result r, String prefix) {

@@ -37,9 +37,12 @@ class DistributionTest {
         assertThat(kvtier.kvtier("adapters").out()).as("the summary comes from the isolated jar's reference.conf")
                 .contains("mooncake_store\tmooncake_store: stores KV-cache chunks", "memory\t");
         assertThat(kvtier.kvtier("validate", "-c", "conf/mooncake-lanes.conf").exit()).isZero();
-        HostProcess.Result run = kvtier.kvtier("run", "--chunks", "16", "--chunk-size", "64 KiB", "--l2-adapter",
-                "{\"type\":\"mooncake_store\",\"local_hostname\":\"127.0.0.1\","
-                        + "\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\"dist\"}");
+        HostProcess.Result run;
+        try (StandInMaster master = new StandInMaster()) {
+            run = kvtier.kvtier("run", "--chunks", "16", "--chunk-size", "64 KiB", "--l2-adapter",
+                    "{\"type\":\"mooncake_store\",\"local_hostname\":\"127.0.0.1\","
+                            + "\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\"" + master.address() + "\"}");
+        }
         assertThat(run.exit()).as(run.err() + run.out()).isZero();
         assertThat(run.out()).contains("PASSED");
     }

@@ -59,15 +59,18 @@ class DropInTest {
 
     @Test
     void theHostRunsMooncakeStoreOnTheTestDoubleNamedByTheEnvironment(@TempDir Path dir) throws Exception {
-        HostProcess.Result r = HostProcess.install(dir, HostProcess.PLUGIN_JAR)
-                .withEnv("KVTIER_MOONCAKE_LIBRARY", TEST_DOUBLE.toString())
-                .kvtier("run", "--chunks", "64", "--chunk-size", "64 KiB", "--batch", "8", "--json", "--l2-adapter",
-                        "{\"name\":\"a\",\"type\":\"mooncake_store\",\"local_hostname\":\"127.0.0.1\","
-                                + "\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\"double-a\"}",
-                        "--l2-adapter",
-                        "{\"name\":\"b\",\"type\":\"mooncake_store\",\"per_op_workers\":{\"lookup\":1,\"store\":2},"
-                                + "\"local_hostname\":\"127.0.0.1\",\"metadata_server\":\"P2PHANDSHAKE\","
-                                + "\"master_server_addr\":\"double-b\"}");
+        HostProcess.Result r;
+        try (StandInMaster a = new StandInMaster(); StandInMaster b = new StandInMaster()) {
+            r = HostProcess.install(dir, HostProcess.PLUGIN_JAR)
+                    .withEnv("KVTIER_MOONCAKE_LIBRARY", TEST_DOUBLE.toString())
+                    .kvtier("run", "--chunks", "64", "--chunk-size", "64 KiB", "--batch", "8", "--json", "--l2-adapter",
+                            "{\"name\":\"a\",\"type\":\"mooncake_store\",\"local_hostname\":\"127.0.0.1\","
+                                    + "\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\"" + a.address() + "\"}",
+                            "--l2-adapter",
+                            "{\"name\":\"b\",\"type\":\"mooncake_store\",\"per_op_workers\":{\"lookup\":1,\"store\":2},"
+                                    + "\"local_hostname\":\"127.0.0.1\",\"metadata_server\":\"P2PHANDSHAKE\","
+                                    + "\"master_server_addr\":\"" + b.address() + "\"}");
+        }
         assertThat(r.exit()).as(r.err() + r.out()).isZero();
         assertThat(r.out()).contains("\"verified\":64", "\"passed\":true");
         assertThat(r.out()).as("the adapters' own metrics").contains("\"bytes_stored\":4194304", "\"hits\":64");

@@ -49,11 +49,14 @@ class IsolatedPluginsTest {
 
     @Test
     void theMooncakePluginRunsIsolatedOnTheTestDouble(@TempDir Path dir) throws Exception {
-        HostProcess.Result r = HostProcess.install(dir).withIsolatedPlugin("mooncake_store", HostProcess.PLUGIN_JAR)
-                .withEnv("KVTIER_MOONCAKE_LIBRARY", DropInTest.TEST_DOUBLE.toString())
-                .kvtier("run", "--chunks", "16", "--chunk-size", "64 KiB", "--l2-adapter",
-                        "{\"type\":\"mooncake_store\",\"local_hostname\":\"127.0.0.1\","
-                                + "\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\"isolated\"}");
+        HostProcess.Result r;
+        try (StandInMaster master = new StandInMaster()) {
+            r = HostProcess.install(dir).withIsolatedPlugin("mooncake_store", HostProcess.PLUGIN_JAR)
+                    .withEnv("KVTIER_MOONCAKE_LIBRARY", DropInTest.TEST_DOUBLE.toString())
+                    .kvtier("run", "--chunks", "16", "--chunk-size", "64 KiB", "--l2-adapter",
+                            "{\"type\":\"mooncake_store\",\"local_hostname\":\"127.0.0.1\","
+                                    + "\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\"" + master.address() + "\"}");
+        }
         assertThat(r.exit()).as(r.err() + r.out()).isZero();
         assertThat(r.out()).contains("PASSED");
     }

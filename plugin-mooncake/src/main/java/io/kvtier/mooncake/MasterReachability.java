@@ -3,6 +3,7 @@ package io.kvtier.mooncake;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.UnknownHostException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -56,7 +57,8 @@ final class MasterReachability {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(address.getHostString(), address.getPort()), (int) timeout.toMillis());
         } catch (IOException e) {
-            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            String why = e instanceof UnknownHostException ? "unknown host"
+                    : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
             throw new IllegalStateException("mooncake_store: cannot reach " + key + " " + where + " within "
                     + timeout.toMillis() + " ms (" + why + "); " + hint);
         }

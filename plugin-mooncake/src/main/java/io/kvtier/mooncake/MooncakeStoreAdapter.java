@@ -74,7 +74,6 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         this.config = config;
         Deque<AutoCloseable> acquired = new ArrayDeque<>();
         try {
-            MasterReachability.check(config.setupConfig(), config.rpcTimeout());
             this.client = MooncakeClient.open(lib, config.setupConfig(), config.rpcTimeout());
             acquired.push(client);
             this.registration = registrationRegion

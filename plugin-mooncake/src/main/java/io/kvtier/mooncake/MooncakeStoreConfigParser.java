@@ -57,6 +57,7 @@ final class MooncakeStoreConfigParser {
                 setup.put(key, toSetupString(key, value));
             }
         }
+        SetupValueChecks.check(settings, setup);
         return new MooncakeStoreConfig(setup, numWorkers, perOpWorkers, replicate, eviction, rpcTimeout());
     }
 

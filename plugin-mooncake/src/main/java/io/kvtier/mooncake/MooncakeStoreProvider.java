@@ -26,16 +26,28 @@ import java.util.function.Supplier;
 @SuppressWarnings("rawtypes")
 @AutoService(L2AdapterProvider.class)
 public final class MooncakeStoreProvider implements L2AdapterProvider<MooncakeStoreConfig> {
-    private final Supplier<MooncakeNative> loader;
-
-    /** Discovering the type (e.g. {@code kvtier adapters}) loads nothing: the library is loaded on first creation. */
-    public MooncakeStoreProvider() {
-        this(() -> NativeLibraryLocator.fromEnvironment().load());
+    /** What must hold before a native client is created. */
+    @FunctionalInterface
+    interface BeforeCreate {
+        void check(MooncakeStoreConfig config);
     }
 
-    /** Tests hand in the test double, a missing path, or a recording wrapper. */
-    MooncakeStoreProvider(Supplier<MooncakeNative> loader) {
+    private final Supplier<MooncakeNative> loader;
+    private final BeforeCreate beforeCreate;
+
+    /**
+     * Discovering the type (e.g. {@code kvtier adapters}) loads nothing: the library is loaded on
+     * first creation. Its master must then accept connections (see {@link MasterReachability}).
+     */
+    public MooncakeStoreProvider() {
+        this(() -> NativeLibraryLocator.fromEnvironment().load(),
+                config -> MasterReachability.check(config.setupConfig(), config.rpcTimeout()));
+    }
+
+    /** Tests hand in the test double (which has no master to reach), a missing path, or a recording wrapper. */
+    MooncakeStoreProvider(Supplier<MooncakeNative> loader, BeforeCreate beforeCreate) {
         this.loader = loader;
+        this.beforeCreate = beforeCreate;
     }
 
     @Override
@@ -62,6 +74,7 @@ public final class MooncakeStoreProvider implements L2AdapterProvider<MooncakeSt
     public L2Adapter create(MooncakeStoreConfig config, AdapterContext context) {
         MooncakeNative lib = loader.get();
         Optional<L1MemoryDesc> region = RdmaL1Rule.regionToRegister(config, context.l1());
+        beforeCreate.check(config);
         return unwrapped(() -> Guice.createInjector(new MooncakeStoreModule(config, context, lib, region))
                 .getInstance(MooncakeStoreAdapter.class));
     }

@@ -99,7 +99,8 @@ final class NativeLibraryLocator {
 
     private static MooncakeNative tryPath(String path, String source, List<String> tried) {
         if (!Files.isRegularFile(Path.of(path))) {
-            tried.add(path + " (" + source + "): no such file");
+            tried.add(path + " (" + source + "): " + (Files.isDirectory(Path.of(path)) ? "a directory, not a library file"
+                    : Files.exists(Path.of(path)) ? "not a regular file" : "no such file"));
             return null;
         }
         return tryLoad(path, path + " (" + source + ")", tried);

@@ -46,7 +46,7 @@ public class BindingBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         client = MooncakeClient.open(TestDouble.binding(), Map.of("local_hostname", "127.0.0.1",
-                "metadata_server", "P2PHANDSHAKE", "master_server_addr", "bench-" + UUID.randomUUID()),
+                "metadata_server", "P2PHANDSHAKE", "master_server_addr", "bench-" + UUID.randomUUID() + ":1"),
                 MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT);
         region = new OffHeapRegion(keys * VALUE);
         batch = IntStream.range(0, keys).mapToObj(TestDouble::key).toList();

@@ -26,6 +26,7 @@ class DeclarationErrorLinesTest {
             "      eviction_ratio = 0.2",
             "    }",
             "    protocol = tcp",
+            "    master_server_addr = \"10.0.0.1:50051\"",
             "  }",
             "]"};
 

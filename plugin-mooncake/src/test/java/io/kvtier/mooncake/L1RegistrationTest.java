@@ -137,7 +137,7 @@ class L1RegistrationTest {
     @Test
     void checkIsSafeAgainstOverflowingAddresses() {
         Map<String, String> setup = Map.of("local_hostname", "127.0.0.1", "metadata_server", "P2PHANDSHAKE",
-                "master_server_addr", "overflow-test", "testdouble_max_mr_size", Integer.toString(BLOCK));
+                "master_server_addr", "overflow-test:1", "testdouble_max_mr_size", Integer.toString(BLOCK));
         MooncakeClient client = MooncakeClient.open(TestDouble.binding(), setup, MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT);
         try {
             L1Registration registration = L1Registration.register(client, l1.address, REGION);

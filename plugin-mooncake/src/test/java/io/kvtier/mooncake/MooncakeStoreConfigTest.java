@@ -20,11 +20,15 @@ class MooncakeStoreConfigTest {
     private static Map<String, Object> body(Object... kv) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", "mooncake_store");
+        body.put("master_server_addr", MASTER);
         for (int i = 0; i < kv.length; i += 2) {
             body.put((String) kv[i], kv[i + 1]);
         }
         return body;
     }
+
+    /** Every body names a master: it is required. */
+    private static final String MASTER = "10.0.0.1:50051";
 
     /** Where {@link TestDouble#settings} says a value was written. */
     private static final String AT = "test ('mooncake_store'): ";
@@ -43,6 +47,7 @@ class MooncakeStoreConfigTest {
         MooncakeStoreConfig config = parse("local_hostname", "node01", "metadata_server", "P2PHANDSHAKE", "protocol", "tcp");
         assertThat(config.setupConfig()).as("in key order").containsExactly(
                 Map.entry("local_hostname", "node01"),
+                Map.entry("master_server_addr", MASTER),
                 Map.entry("metadata_server", "P2PHANDSHAKE"),
                 Map.entry("protocol", "tcp"));
         assertThat(config.setupConfig()).doesNotContainKey("type");
@@ -87,7 +92,7 @@ class MooncakeStoreConfigTest {
     void stripsLmcacheOnlyKeys() {
         MooncakeStoreConfig config = parse("num_workers", 2, "eviction", Map.of("eviction_policy", "LRU"),
                 "per_op_workers", Map.of("lookup", 1), "local_hostname", "h");
-        assertThat(config.setupConfig()).containsOnlyKeys("local_hostname");
+        assertThat(config.setupConfig()).containsOnlyKeys("local_hostname", "master_server_addr");
     }
 
     // 7
@@ -110,7 +115,7 @@ class MooncakeStoreConfigTest {
         body.put("per_op_workers", null);
         body.put("eviction", null);
         MooncakeStoreConfig config = fromBody(body);
-        assertThat(config.setupConfig()).containsOnlyKeys("local_hostname");
+        assertThat(config.setupConfig()).containsOnlyKeys("local_hostname", "master_server_addr");
         assertThat(config.perOpWorkers()).isEmpty();
         assertThat(config.eviction()).isEmpty();
     }
@@ -217,14 +222,15 @@ class MooncakeStoreConfigTest {
         assertThat(config.numWorkers()).isEqualTo(4);
         assertThat(config.eviction()).contains(new EvictionConfig("LRU", 0.8, 0.2));
         assertThat(parse().eviction()).as("no eviction block unless declared").isEmpty();
-        assertThat(parse().setupConfig()).as("pass-through defaults are documentation, not forwarded").isEmpty();
+        assertThat(parse().setupConfig()).as("pass-through defaults are documentation, not forwarded")
+                .containsOnlyKeys("master_server_addr");
     }
 
     @Test
     void replicaCountsBecomeTheReplicateConfig() {
         MooncakeStoreConfig config = parse("replica_num", 2, "nof_replica_num", 0, "local_hostname", "h");
         assertThat(config.replicateConfig()).isEqualTo(new ReplicateConfig(2, 0));
-        assertThat(config.setupConfig()).containsOnlyKeys("local_hostname");
+        assertThat(config.setupConfig()).containsOnlyKeys("local_hostname", "master_server_addr");
         assertThat(parse().replicateConfig()).isEqualTo(ReplicateConfig.DEFAULTS);
         assertThat(parse("replica_num", 3).replicateConfig().nofReplicaNum()).isEqualTo(ReplicateConfig.UNSET);
         assertThatThrownBy(() -> parse("replica_num", -1))
@@ -296,7 +302,7 @@ class MooncakeStoreConfigTest {
         assertThat(view.get("rpc_timeout_ms")).isEqualTo(5000L);
         assertThat(view.get("num_workers")).isEqualTo(2);
         assertThat(view.get("per_op_workers")).isEqualTo(Map.of("lookup", 3));
-        assertThat(view.get("setup_config")).isEqualTo(Map.of("local_hostname", "h"));
+        assertThat(view.get("setup_config")).isEqualTo(Map.of("local_hostname", "h", "master_server_addr", MASTER));
         assertThat(view.get("replicate_config")).isEqualTo(Map.of("replica_num", "2"));
         assertThat(view.get("eviction")).isEqualTo(Map.of("eviction_policy", "LRU", "trigger_watermark", 0.8, "eviction_ratio", 0.2));
 

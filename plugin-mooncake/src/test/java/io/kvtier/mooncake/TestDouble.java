@@ -19,6 +19,8 @@ import java.util.function.UnaryOperator;
 /** The in-memory Mooncake test double (built by CMake on every build), and helpers around it. */
 final class TestDouble {
     static final String PROPERTY = "kvtier.mooncake.testdouble";
+    /** The double keeps its "cluster" in memory: there is no master to reach before creating a client. */
+    static final MooncakeStoreProvider.BeforeCreate NO_MASTER = config -> {};
 
     private TestDouble() {}
 
@@ -39,13 +41,13 @@ final class TestDouble {
     }
 
     static MooncakeStoreProvider provider() {
-        return new MooncakeStoreProvider(TestDouble::binding);
+        return new MooncakeStoreProvider(TestDouble::binding, NO_MASTER);
     }
 
     /** A provider whose instances all share one wrapped binding, as they share the real one. */
     static MooncakeStoreProvider provider(UnaryOperator<MooncakeNative> wrap) {
         MooncakeNative wrapped = wrap.apply(binding());
-        return new MooncakeStoreProvider(() -> wrapped);
+        return new MooncakeStoreProvider(() -> wrapped, NO_MASTER);
     }
 
     /**
@@ -57,7 +59,7 @@ final class TestDouble {
         body.put("type", "mooncake_store");
         body.put("local_hostname", "127.0.0.1");
         body.put("metadata_server", "P2PHANDSHAKE");
-        body.put("master_server_addr", "double-" + UUID.randomUUID());
+        body.put("master_server_addr", "double-" + UUID.randomUUID() + ":1");
         body.put("protocol", "tcp");
         return body;
     }

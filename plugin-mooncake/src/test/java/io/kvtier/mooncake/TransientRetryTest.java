@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * operation on some keys gets TRANSFER_FAIL (-800).
  */
 class TransientRetryTest {
-    private final String master = "double-" + UUID.randomUUID();
+    private final String master = "double-" + UUID.randomUUID() + ":1";
     private final MetricRegistry metrics = new MetricRegistry();
     private final List<MooncakeStoreAdapter> adapters = new ArrayList<>();
 

@@ -8,6 +8,12 @@ import java.util.Map;
 
 /** Duration options: Typesafe Config's forms ({@code 30s}, {@code 10m}, {@code 2 hours}) or ISO-8601 ({@code PT10M}). */
 final class Durations {
+    /**
+     * What a nanosecond count holds: Typesafe clamps a longer duration to exactly this, so it reads
+     * as a value the user did not write.
+     */
+    private static final Duration LONGEST = Duration.ofNanos(Long.MAX_VALUE);
+
     private Durations() {}
 
     static Duration parse(String text, String option) {
@@ -16,6 +22,10 @@ final class Durations {
             Duration duration = trimmed.startsWith("P") || trimmed.startsWith("p")
                     ? Duration.parse(trimmed)
                     : ConfigFactory.parseMap(Map.of("v", trimmed)).getDuration("v");
+            if (duration.compareTo(LONGEST) >= 0) {
+                throw new IllegalArgumentException(option + " '" + text + "' is out of range: the longest duration is "
+                        + LONGEST.toDays() + " days");
+            }
             if (!duration.isNegative() && !duration.isZero()) {
                 return duration;
             }

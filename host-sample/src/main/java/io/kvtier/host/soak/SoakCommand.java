@@ -164,11 +164,7 @@ public final class SoakCommand implements Callable<Integer> {
 
     /** An instance that evicts would make its evictions look like losses. */
     private static void warnIfTheKeysDoNotFit(PrintWriter err, Instances.Instance instance, Soak.Options options) {
-        long capacity = instance.adapter().usage().capacityBytes();
-        long needed = (long) options.keys() * options.chunkSize();
-        if (capacity > 0 && needed > capacity) {
-            err.println("kvtier: warning: " + instance.name() + " holds " + capacity + " bytes, less than --keys x "
-                    + "--chunk-size (" + needed + "): what it evicts will be reported as lost");
-        }
+        instance.capacityWarning((long) options.keys() * options.chunkSize(), "--keys x --chunk-size",
+                "what it evicts will be reported as lost").ifPresent(err::println);
     }
 }

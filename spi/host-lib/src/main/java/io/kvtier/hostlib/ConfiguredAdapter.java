@@ -39,14 +39,17 @@ public final class ConfiguredAdapter<C> {
             throw providerFailure(declaration, "parsing", e);
         } catch (LinkageError e) {
             throw incomplete(declaration, provider, e);
+        } catch (Error e) {
+            throw providerFailure(declaration, "parsing", e);
         }
     }
 
     /**
      * Only {@link ConfigurationException} is the user's error. Any other IllegalArgumentException
-     * (a NumberFormatException, say) escaped the provider by mistake and must not read as one.
+     * (a NumberFormatException, say) escaped the provider by mistake and must not read as one; an
+     * Error out of plugin code (an AssertionError, say) is the plugin's failure, not the host's end.
      */
-    private static IllegalStateException providerFailure(AdapterDeclaration declaration, String step, RuntimeException e) {
+    private static IllegalStateException providerFailure(AdapterDeclaration declaration, String step, Throwable e) {
         return new IllegalStateException(declaration.source() + " ('" + declaration.type() + "'): the provider failed "
                 + step + " the declaration: " + e, e);
     }
@@ -95,6 +98,8 @@ public final class ConfiguredAdapter<C> {
             return provider.describe(config);
         } catch (LinkageError e) {
             throw incomplete(declaration, provider, e);
+        } catch (Error e) {
+            throw providerFailure(declaration, "describing", e);
         }
     }
 
@@ -108,7 +113,7 @@ public final class ConfiguredAdapter<C> {
 
     /**
      * @throws ConfigurationException when the provider rejects the configuration in this context
-     * @throws IllegalStateException  when the provider fails with an IllegalArgumentException of another kind
+     * @throws IllegalStateException  when the provider fails with an IllegalArgumentException of another kind, or an Error
      */
     public L2Adapter create(AdapterContext context) {
         try {
@@ -119,6 +124,8 @@ public final class ConfiguredAdapter<C> {
             throw providerFailure(declaration, "creating an instance of", e);
         } catch (LinkageError e) {
             throw incomplete(declaration, provider, e);
+        } catch (Error e) {
+            throw providerFailure(declaration, "creating an instance of", e);
         }
     }
 }

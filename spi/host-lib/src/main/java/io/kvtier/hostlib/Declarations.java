@@ -10,7 +10,6 @@ import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import io.kvtier.spi.L2AdapterProvider;
 import io.kvtier.toolkit.Json;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,6 +24,11 @@ import java.util.function.Supplier;
  */
 public final class Declarations {
     public static final String ADAPTERS_PATH = "kvtier.l2.adapters";
+    /**
+     * The most a declaration file or flag may hold. Declarations take a few hundred bytes; the
+     * bound keeps a wrong file from costing minutes and gigabytes in the parser.
+     */
+    public static final int MAX_TEXT_BYTES = 1 << 20;
 
     /**
      * A declaration body before names are assigned.
@@ -37,22 +41,33 @@ public final class Declarations {
 
     private Declarations() {}
 
-    /** Entries of one HOCON file, in order. Substitutions resolve against the environment. */
+    /**
+     * Entries of one HOCON file, in order. Substitutions resolve against the environment. The file
+     * must be UTF-8 text of at most {@link #MAX_TEXT_BYTES}.
+     */
     public static List<Entry> fromHoconFile(Path file) {
-        if (!Files.isRegularFile(file)) {
-            throw new DeclarationException(file.toString(), "no such file");
-        }
         String name = file.toString();
+        InputFiles.requireRegular(file, name, MAX_TEXT_BYTES);
+        checkNesting(DeclarationText.readUtf8(file, name), name);
         return fromConfig(parse(() -> ConfigFactory.parseFile(file.toFile(), strict()), name), name);
     }
 
     /** Entries of HOCON text; {@code name} stands for its file in messages. */
     public static List<Entry> fromHoconString(String text, String name) {
+        checkNesting(text, name);
         return fromConfig(parse(() -> ConfigFactory.parseString(text, strict().setOriginDescription(name)), name), name);
     }
 
+    private static void checkNesting(String text, String name) {
+        Nesting.Problem problem = Nesting.check(text, true);
+        if (problem != null) {
+            throw new DeclarationException(name + ":" + DeclarationText.lineAt(text, problem.offset()), problem.message());
+        }
+    }
+
     private static ConfigParseOptions strict() {
-        return ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false);
+        return ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false)
+                .setIncluder(NoIncludes.INSTANCE);
     }
 
     private static Config parse(Supplier<Config> parse, String name) {
@@ -67,7 +82,8 @@ public final class Declarations {
         if (!config.hasPathOrNull(ADAPTERS_PATH)) {
             throw new DeclarationException(name, "missing list '" + ADAPTERS_PATH + "'");
         }
-        ConfigValue list = config.getValue(ADAPTERS_PATH);
+        // Read through the parent, which hands out a null as a value with its origin.
+        ConfigValue list = config.getObject("kvtier.l2").get("adapters");
         if (list.valueType() != ConfigValueType.LIST) {
             throw new DeclarationException(Origins.where(list.origin()),
                     "'" + ADAPTERS_PATH + "' must be a list, got " + Json.typeName(list.unwrapped()));
@@ -88,6 +104,10 @@ public final class Declarations {
         List<Entry> entries = new ArrayList<>();
         for (int i = 0; i < flags.size(); i++) {
             String flag = "--l2-adapter #" + (i + 1);
+            if (flags.get(i).length() > MAX_TEXT_BYTES) {
+                throw new DeclarationException(flag, "is " + flags.get(i).length() + " characters long, more than the limit of "
+                        + MAX_TEXT_BYTES);
+            }
             entries.add(new Entry(parseJsonObject(flags.get(i), flag), flag, flag, flags.get(i)));
         }
         return entries;
@@ -98,6 +118,16 @@ public final class Declarations {
         String trimmed = json.strip();
         if (!trimmed.startsWith("{")) {
             throw new DeclarationException(flag, "expected a JSON object, got " + jsonTypeOf(trimmed));
+        }
+        Nesting.Problem deep = Nesting.check(json, false);
+        if (deep != null) {
+            throw new DeclarationException(flag + ", " + Origins.lineAndColumn(json, deep.offset()), deep.message());
+        }
+        int tooLarge = JsonSyntax.firstIntegerBeyondLong(json);
+        if (tooLarge >= 0) {
+            throw new DeclarationException(flag + ", " + Origins.lineAndColumn(json, tooLarge), "the integer "
+                    + JsonSyntax.numberAt(json, tooLarge) + " is out of range: kvtier reads integers from "
+                    + Long.MIN_VALUE + " to " + Long.MAX_VALUE);
         }
         try {
             return ConfigFactory.parseString(json,
@@ -144,9 +174,9 @@ public final class Declarations {
             String name = typeName + "-" + i;
             if (entry.body().containsKey("name")) {
                 Object declared = entry.body().get("name").unwrapped();
-                if (!(declared instanceof String s) || s.isBlank()) {
+                if (!(declared instanceof String s) || s.isBlank() || s.chars().anyMatch(Character::isISOControl)) {
                     throw new DeclarationException(located.locate(List.of("name")),
-                            "'name' must be a non-empty string, got " + Json.render(declared));
+                            "'name' must be a non-empty string without control characters, got " + Json.render(declared));
                 }
                 name = s;
             }

@@ -1,13 +1,12 @@
 package io.kvtier.hostlib;
 
-import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueFactory;
-import com.typesafe.config.ConfigUtil;
 import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.ConfigurationException;
 import io.kvtier.spi.L2AdapterProvider;
+import io.kvtier.toolkit.Json;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -76,10 +75,24 @@ public final class DeclaredSettings implements AdapterSettings {
 
     @Override
     public long getBytes(String key) {
+        ConfigValue value = body.get(key);
+        Object unwrapped = value == null ? null : value.unwrapped();
+        String written;
+        if (unwrapped instanceof String s) {
+            written = s;
+        } else if (unwrapped instanceof Double d && d.isInfinite()) {
+            throw error(List.of(key), "Invalid value at '" + key + "': the number is out of range: " + ByteSizes.LARGEST_SIZE);
+        } else if (unwrapped instanceof Number) {
+            // The number's own text: 1.5 or 1E3 as written, not as a double would print them.
+            written = value.render();
+        } else {
+            throw error(List.of(key), "Invalid value at '" + key + "': expected a byte size such as 67108864 or"
+                    + " \"64 MiB\", got " + Json.typeName(unwrapped));
+        }
         try {
-            return body.toConfig().getBytes(ConfigUtil.joinPath(key));
-        } catch (ConfigException e) {
-            throw error(List.of(key), Origins.problem(e));
+            return ByteSizes.parse(written);
+        } catch (IllegalArgumentException e) {
+            throw error(List.of(key), "Invalid value at '" + key + "': " + e.getMessage());
         }
     }
 

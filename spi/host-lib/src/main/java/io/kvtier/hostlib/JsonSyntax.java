@@ -7,6 +7,8 @@ package io.kvtier.hostlib;
 final class JsonSyntax {
     private final String text;
     private int pos;
+    /** The offset of the first integer literal beyond 64 bits, which Typesafe Config cannot read, or -1. */
+    private int firstIntegerBeyondLong = -1;
 
     private JsonSyntax(String text) {
         this.text = text;
@@ -22,6 +24,29 @@ final class JsonSyntax {
         } catch (IllegalStateException e) {
             return scanner.pos;
         }
+    }
+
+    /**
+     * The offset of the first integer literal beyond a {@code long}, or -1. Such a number is valid
+     * JSON, but Typesafe Config calls it a token not allowed in JSON.
+     */
+    static int firstIntegerBeyondLong(String text) {
+        JsonSyntax scanner = new JsonSyntax(text);
+        try {
+            scanner.value();
+        } catch (IllegalStateException e) {
+            // Invalid JSON is reported by the parser; only the numbers read before the error count.
+        }
+        return scanner.firstIntegerBeyondLong;
+    }
+
+    /** The number literal that starts at {@code offset}. */
+    static String numberAt(String text, int offset) {
+        int end = offset;
+        while (end < text.length() && "+-0123456789.eE".indexOf(text.charAt(end)) >= 0) {
+            end++;
+        }
+        return text.substring(offset, end);
     }
 
     private void value() {
@@ -98,6 +123,7 @@ final class JsonSyntax {
     }
 
     private void number() {
+        int start = pos;
         if (peek() == '-') {
             pos++;
         }
@@ -105,6 +131,9 @@ final class JsonSyntax {
             pos++;
         } else {
             digits();
+        }
+        if (firstIntegerBeyondLong < 0 && !continuesNumber() && beyondLong(text.substring(start, pos))) {
+            firstIntegerBeyondLong = start;
         }
         if (pos < text.length() && text.charAt(pos) == '.') {
             pos++;
@@ -116,6 +145,20 @@ final class JsonSyntax {
                 pos++;
             }
             digits();
+        }
+    }
+
+    /** Whether a fraction or an exponent follows, making the number a double rather than an integer. */
+    private boolean continuesNumber() {
+        return pos < text.length() && ".eE".indexOf(text.charAt(pos)) >= 0;
+    }
+
+    private static boolean beyondLong(String integer) {
+        try {
+            Long.parseLong(integer);
+            return false;
+        } catch (NumberFormatException e) {
+            return true;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.kvtier.hostlib;
 
+import io.kvtier.spi.ConfigurationException;
 import io.kvtier.spi.L2AdapterProvider;
 import io.kvtier.spi.SpiVersion;
 import java.security.CodeSource;
@@ -30,7 +31,7 @@ public final class L2AdapterRegistry {
      * this host's ({@link SpiVersion}), is recorded in {@link #loadFailures()} as one line and
      * does not hide the others.
      *
-     * @throws IllegalStateException when two providers claim one type name
+     * @throws ConfigurationException when two providers claim one type name, naming both jars
      */
     public static L2AdapterRegistry load(List<ClassLoader> loaders) {
         L2AdapterRegistry registry = new L2AdapterRegistry();
@@ -66,20 +67,25 @@ public final class L2AdapterRegistry {
     public static L2AdapterRegistry of(L2AdapterProvider<?>... providers) {
         L2AdapterRegistry registry = new L2AdapterRegistry();
         for (L2AdapterProvider<?> provider : providers) {
-            registry.register(provider, AdapterReference.of(provider));
+            registry.register(provider, provider.type(), AdapterReference.of(provider));
         }
         return registry;
     }
 
     /** Why a provider built for another contract is refused, or null when it is accepted. */
-    private static String refusal(L2AdapterProvider<?> provider) {
+    private static String refusal(L2AdapterProvider<?> provider, String type) {
         int built = provider.spiVersion();
         if (built <= SpiVersion.CURRENT) {
             return null;
         }
-        return "'" + provider.type() + "' (" + provider.getClass().getName() + " in " + origin(provider.getClass())
-                + ") was built for kvtier SPI version " + built + ", but this host provides version " + SpiVersion.CURRENT
+        return "'" + type + "' (" + where(provider) + ") was built for kvtier SPI version " + built
+                + ", but this host provides version " + SpiVersion.CURRENT
                 + ": use a build of the plugin for SPI " + SpiVersion.CURRENT + " or a newer host";
+    }
+
+    /** The provider's class and its jar, e.g. {@code com.x.MyProvider in /opt/plugins/x.jar}. */
+    private static String where(L2AdapterProvider<?> provider) {
+        return provider.getClass().getName() + " in " + origin(provider.getClass());
     }
 
     /** The jar or directory a class was loaded from. */
@@ -93,27 +99,38 @@ public final class L2AdapterRegistry {
         return cause == null ? e.getMessage() : e.getMessage() + " (" + cause + ")";
     }
 
-    /** Registers a discovered provider, or records in one line why it is refused. */
+    /**
+     * Registers a discovered provider, or records in one line why it is refused. A provider is
+     * plugin code: whatever it throws is its own failure and must not hide the other providers.
+     */
     private void admit(L2AdapterProvider<?> provider) {
-        String refusal = refusal(provider);
-        if (refusal != null) {
-            loadFailures.add(refusal);
-            return;
-        }
+        String type;
         Optional<AdapterReference> reference;
         try {
+            type = provider.type();
+            if (type == null || type.isEmpty()) {
+                loadFailures.add(where(provider) + ": type() returned " + (type == null ? "null" : "\"\"")
+                        + " instead of a type name");
+                return;
+            }
+            String refusal = refusal(provider, type);
+            if (refusal != null) {
+                loadFailures.add(refusal);
+                return;
+            }
             reference = AdapterReference.of(provider);
-        } catch (IllegalStateException e) {
-            loadFailures.add(e.getMessage().replace('\n', ' '));
+        } catch (RuntimeException | Error e) {
+            loadFailures.add(where(provider) + " failed: " + String.valueOf(e).replace('\n', ' '));
             return;
         }
-        register(provider, reference);
+        register(provider, type, reference);
     }
 
-    private void register(L2AdapterProvider<?> provider, Optional<AdapterReference> reference) {
-        String type = provider.type();
-        if (providers.putIfAbsent(type, provider) != null) {
-            throw new IllegalStateException("L2 adapter type already registered: '" + type + "'");
+    private void register(L2AdapterProvider<?> provider, String type, Optional<AdapterReference> reference) {
+        L2AdapterProvider<?> first = providers.putIfAbsent(type, provider);
+        if (first != null) {
+            throw new ConfigurationException("two adapter providers declare the type '" + type + "': " + where(first)
+                    + ", and " + where(provider) + "; remove one of them");
         }
         references.put(type, reference);
     }

@@ -52,7 +52,7 @@ final class Origins {
         return text.indexOf('\n') >= 0 && e.origin() != null ? ", line " + e.origin().lineNumber() : "";
     }
 
-    private static String lineAndColumn(String text, int offset) {
+    static String lineAndColumn(String text, int offset) {
         int lineStart = text.lastIndexOf('\n', offset - 1) + 1;
         String column = "column " + (offset - lineStart + 1);
         if (text.indexOf('\n') < 0) {

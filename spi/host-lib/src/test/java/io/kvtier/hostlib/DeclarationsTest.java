@@ -92,7 +92,7 @@ class DeclarationsTest {
         assertThatThrownBy(() -> fromFlags("{\"name\":\"echo-1\",\"type\":\"echo\"}", "{\"type\":\"echo\"}"))
                 .hasMessageContaining("duplicate adapter name 'echo-1'");
         assertThatThrownBy(() -> fromFlags("{\"name\":\"\",\"type\":\"echo\"}"))
-                .hasMessage("--l2-adapter #1, column 2: 'name' must be a non-empty string, got \"\"");
+                .hasMessage("--l2-adapter #1, column 2: 'name' must be a non-empty string without control characters, got \"\"");
     }
 
     @Test
@@ -136,7 +136,7 @@ class DeclarationsTest {
                 .hasMessage(file + ":5 ('echo'): Invalid value at 'size': No number in size-in-bytes value 'lots'");
         Files.writeString(file, "kvtier.l2.adapters = [\n  { type = echo \n");
         assertThatThrownBy(() -> Declarations.fromHoconFile(file)).isInstanceOf(DeclarationException.class)
-                .hasMessageStartingWith(file + ":3: ");
+                .hasMessage(file + ":2: '{' is never closed");
         Files.writeString(file, "kvtier.l2.adapters = [\n  42\n]\n");
         assertThatThrownBy(() -> Declarations.fromHoconFile(file)).hasMessage(file + ":2: expected an object, got number");
         Files.writeString(file, "kvtier { }\n");
@@ -185,10 +185,17 @@ class DeclarationsTest {
     }
 
     @Test
-    void hostSizesKeepTypesafesMessage() {
+    void hostSizesAreExactOrRefused() {
         assertThat(ConfigValues.bytes("64 MiB", "--l1-size")).isEqualTo(64L << 20);
+        assertThat(ConfigValues.bytes("1.5 KiB", "--l1-size")).isEqualTo(1536);
+        assertThat(ConfigValues.bytes("1e3", "--l1-size")).isEqualTo(1000);
         assertThatThrownBy(() -> ConfigValues.bytes("lots", "--l1-size")).isInstanceOf(ConfigurationException.class)
-                .hasMessage("--l1-size: not a byte size such as 67108864 or \"64 MiB\": Invalid value 'lots': "
-                        + "No number in size-in-bytes value 'lots'");
+                .hasMessage("--l1-size: No number in size-in-bytes value 'lots'");
+        assertThatThrownBy(() -> ConfigValues.bytes("1.5", "--l1-size"))
+                .hasMessage("--l1-size: '1.5' is not a whole number of bytes");
+        assertThatThrownBy(() -> ConfigValues.bytes("10 EiB", "--l1-size"))
+                .hasMessage("--l1-size: '10 EiB' is out of range: the largest size is 9223372036854775807 bytes (8 EiB - 1)");
+        assertThatThrownBy(() -> ConfigValues.bytes("5 lots", "--l1-size")).hasMessageStartingWith(
+                "--l1-size: Could not parse size-in-bytes unit 'lots'");
     }
 }

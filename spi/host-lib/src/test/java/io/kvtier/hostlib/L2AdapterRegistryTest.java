@@ -3,6 +3,7 @@ package io.kvtier.hostlib;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kvtier.spi.ConfigurationException;
 import io.kvtier.spi.SpiVersion;
 import org.junit.jupiter.api.Test;
 
@@ -44,8 +45,9 @@ class L2AdapterRegistryTest {
     @Test
     void rejectsADuplicateTypeName() {
         assertThatThrownBy(() -> L2AdapterRegistry.of(new EchoProvider(), new EchoProvider()))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessage("L2 adapter type already registered: 'echo'");
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessageStartingWith("two adapter providers declare the type 'echo': io.kvtier.hostlib.EchoProvider in ")
+                .hasMessageEndingWith("; remove one of them");
     }
 
     @Test

@@ -1,0 +1,58 @@
+package io.kvtier.host;
+
+import io.kvtier.spi.L2AdapterProvider;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+
+/** Plugins directories for in-process commands: each provider class in a jar of its own, isolated. */
+final class PluginDirs {
+    private PluginDirs() {}
+
+    /** A plugins directory holding {@code plugins/<simple name>/<simple name>.jar} for each provider. */
+    static Path of(Path root, Class<?>... providers) {
+        try {
+            for (Class<?> provider : providers) {
+                Path dir = Files.createDirectories(root.resolve(provider.getSimpleName()));
+                try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(dir.resolve(provider.getSimpleName() + ".jar")))) {
+                    for (Class<?> type : new Class<?>[] {provider, BadProviders.Base.class, BadProviders.class}) {
+                        addClass(jar, type);
+                    }
+                    jar.putNextEntry(new JarEntry("META-INF/services/" + L2AdapterProvider.class.getName()));
+                    jar.write((provider.getName() + "\n").getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            return root;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void addClass(JarOutputStream jar, Class<?> type) throws IOException {
+        String entry = type.getName().replace('.', '/') + ".class";
+        try (InputStream in = type.getClassLoader().getResourceAsStream(entry)) {
+            jar.putNextEntry(new JarEntry(entry));
+            in.transferTo(jar);
+        }
+    }
+
+    /** Runs {@code command} with {@code pluginsDir} as the host's plugins directory. */
+    static HostCli.Result kvtierWith(Path pluginsDir, String... command) {
+        String before = System.getProperty(Main.PLUGINS_DIR);
+        System.setProperty(Main.PLUGINS_DIR, pluginsDir.toString());
+        try {
+            return HostCli.kvtier(command);
+        } finally {
+            if (before == null) {
+                System.clearProperty(Main.PLUGINS_DIR);
+            } else {
+                System.setProperty(Main.PLUGINS_DIR, before);
+            }
+        }
+    }
+}
