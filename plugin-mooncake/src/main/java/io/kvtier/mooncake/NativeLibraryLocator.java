@@ -136,6 +136,13 @@ final class NativeLibraryLocator {
             throw new IllegalStateException("a kvtier Mooncake connector of ABI version " + version
                     + ", but this plugin needs version " + NativeAbi.VERSION + ": rebuild the connector from this plugin's sources");
         }
+        // failImmediately() reports a missing function only as "unknown": name it ourselves.
+        for (java.lang.reflect.Method function : MooncakeNative.class.getMethods()) {
+            if (opened.getSymbolAddress(function.getName()) == 0L) {
+                throw new IllegalStateException("an incomplete kvtier Mooncake connector: it exports no "
+                        + function.getName() + ", which ABI version " + NativeAbi.VERSION + " has");
+            }
+        }
         return LibraryLoader.create(MooncakeNative.class).failImmediately().load(library);
     }
 

@@ -51,6 +51,19 @@ class NativeHandshakeTest {
     }
 
     @Test
+    void aConnectorMissingAFunctionOfItsAbiIsRefusedNamingIt(@TempDir Path dir) throws Exception {
+        Path source = Files.writeString(dir.resolve("partial.c"),
+                "int kvt_abi_version(void) { return " + NativeAbi.VERSION + "; }\n");
+        Path library = dir.resolve("libpartial.so");
+        Process cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-o", library.toString(), source.toString())
+                .inheritIO().start();
+        assumeTrue(cc.waitFor(60, TimeUnit.SECONDS) && cc.exitValue() == 0, "no C compiler to build a partial connector");
+        assertThat(refusal(library).getMessage()).startsWith("mooncake_store: refused the native connector " + library
+                + " (explicit path): an incomplete kvtier Mooncake connector: it exports no kvt_")
+                .endsWith(", which ABI version " + NativeAbi.VERSION + " has");
+    }
+
+    @Test
     void theTestDoubleSpeaksThisAbi() {
         assertThat(NativeLibraryLocator.explicit(TestDouble.path()).load()).isNotNull();
     }
