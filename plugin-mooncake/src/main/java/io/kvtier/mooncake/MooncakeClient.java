@@ -73,45 +73,44 @@ final class MooncakeClient implements AutoCloseable {
     /** {@code batch_put_from}; results: 0 stored, negative Mooncake code. */
     long[] store(List<ObjectKey> keys, int[] indices, long[] addrs, long[] sizes, ReplicateConfig replicas) {
         int n = addrs.length;
-        KeySlab slab = encode(keys, indices, n);
-        long[] results = new long[n];
-        check("store", lib.kvt_store(handle, slab.keys(), slab.lengths(), addrs, sizes, n,
-                replicas.replicaNum(), replicas.nofReplicaNum(), results));
-        return results;
+        BatchSlab slab = slab(keys, indices, n);
+        slab.buffers(addrs, sizes, n);
+        check("store", lib.kvt_store(handle, slab.keys(), slab.lengths(), slab.addresses(), slab.sizes(), n,
+                replicas.replicaNum(), replicas.nofReplicaNum(), slab.results()));
+        return slab.results(n);
     }
 
     /** {@code batch_get_into}; results: bytes read, or a negative Mooncake code. */
     long[] load(List<ObjectKey> keys, int[] indices, long[] addrs, long[] sizes) {
         int n = addrs.length;
-        KeySlab slab = encode(keys, indices, n);
-        long[] results = new long[n];
-        check("load", lib.kvt_load(handle, slab.keys(), slab.lengths(), addrs, sizes, n, results));
-        return results;
+        BatchSlab slab = slab(keys, indices, n);
+        slab.buffers(addrs, sizes, n);
+        check("load", lib.kvt_load(handle, slab.keys(), slab.lengths(), slab.addresses(), slab.sizes(), n,
+                slab.results()));
+        return slab.results(n);
     }
 
     /** {@code batchIsExist}; results: 1 exists, 0 missing, negative Mooncake code. */
     long[] lookup(List<ObjectKey> keys) {
         int n = keys.size();
-        KeySlab slab = encode(keys, null, n);
-        long[] results = new long[n];
-        check("lookup", lib.kvt_lookup(handle, slab.keys(), slab.lengths(), n, results));
-        return results;
+        BatchSlab slab = slab(keys, null, n);
+        check("lookup", lib.kvt_lookup(handle, slab.keys(), slab.lengths(), n, slab.results()));
+        return slab.results(n);
     }
 
     /** {@code delete(force=true)}; results: 0 removed, -704 missing, other negative codes. */
     long[] delete(List<ObjectKey> keys) {
         int n = keys.size();
-        KeySlab slab = encode(keys, null, n);
-        long[] results = new long[n];
-        check("delete", lib.kvt_delete(handle, slab.keys(), slab.lengths(), n, results));
-        return results;
+        BatchSlab slab = slab(keys, null, n);
+        check("delete", lib.kvt_delete(handle, slab.keys(), slab.lengths(), n, slab.results()));
+        return slab.results(n);
     }
 
-    private KeySlab encode(List<ObjectKey> keys, int[] indices, int n) {
+    private BatchSlab slab(List<ObjectKey> keys, int[] indices, int n) {
         if (destroyed.get()) {
             throw new IllegalStateException("the Mooncake client was destroyed");
         }
-        KeySlab slab = KeySlab.forCurrentThread();
+        BatchSlab slab = BatchSlab.forCurrentThread();
         slab.encode(keys, indices, n);
         return slab;
     }

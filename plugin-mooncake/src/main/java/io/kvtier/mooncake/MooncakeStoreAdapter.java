@@ -32,7 +32,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.stream.IntStream;
 
 /**
  * The {@code mooncake_store} adapter: each batch is checked on the caller's thread, handed to
@@ -244,9 +243,20 @@ public final class MooncakeStoreAdapter implements L2Adapter {
      * @param askAgain given positions in {@code rc}, returns the new answers for them
      */
     private long[] retryTransient(long[] rc, Function<int[], long[]> askAgain) {
-        int[] again = IntStream.range(0, rc.length).filter(j -> MooncakeCodes.kind(rc[j]) == Kind.TRANSIENT).toArray();
-        if (again.length == 0 || !health.healthy()) {
+        int transients = 0;
+        for (long code : rc) {
+            if (MooncakeCodes.kind(code) == Kind.TRANSIENT) {
+                transients++;
+            }
+        }
+        if (transients == 0 || !health.healthy()) {
             return rc;
+        }
+        int[] again = new int[transients];
+        for (int j = 0, k = 0; j < rc.length; j++) {
+            if (MooncakeCodes.kind(rc[j]) == Kind.TRANSIENT) {
+                again[k++] = j;
+            }
         }
         metrics.retries.inc(again.length);
         long[] second;

@@ -3,7 +3,6 @@ package io.kvtier.mooncake;
 import jnr.ffi.Pointer;
 import jnr.ffi.annotations.IgnoreError;
 import jnr.ffi.annotations.In;
-import jnr.ffi.annotations.Out;
 import jnr.ffi.types.u_int64_t;
 
 /**
@@ -30,10 +29,9 @@ final class NativeAbi {
 
     /**
      * The C ABI of {@code native/include/kvtier_mooncake.h}, one method per function, bound with
-     * JNR-FFI. Batch calls take keys as a pre-encoded slab ({@link KeySlab}: a {@code char**} and an
-     * {@code int32_t*} of lengths in native memory), so no {@code String[]} is marshalled per call;
-     * buffers cross as {@code long[]} addresses and sizes, results come back in {@code @Out} arrays.
-     * errno is never read, so it is not saved ({@code @IgnoreError}).
+     * JNR-FFI. Every argument of a batch call is an address in the calling thread's {@link BatchSlab}
+     * (keys, key lengths, buffer addresses and sizes, results), so no string or array is marshalled
+     * per call. errno is never read, so it is not saved ({@code @IgnoreError}).
      */
     @IgnoreError
     public interface MooncakeNative {
@@ -56,14 +54,14 @@ final class NativeAbi {
 
         int kvt_health_check(Pointer client);
 
-        int kvt_store(Pointer client, Pointer keys, Pointer keyLens, @In long[] addrs, @In long[] sizes, int n,
-                          int replicaNum, int nofReplicaNum, @Out long[] results);
+        int kvt_store(Pointer client, Pointer keys, Pointer keyLens, Pointer addrs, Pointer sizes, int n,
+                      int replicaNum, int nofReplicaNum, Pointer results);
 
-        int kvt_load(Pointer client, Pointer keys, Pointer keyLens, @In long[] addrs, @In long[] sizes, int n,
-                          @Out long[] results);
+        int kvt_load(Pointer client, Pointer keys, Pointer keyLens, Pointer addrs, Pointer sizes, int n,
+                     Pointer results);
 
-        int kvt_lookup(Pointer client, Pointer keys, Pointer keyLens, int n, @Out long[] results);
+        int kvt_lookup(Pointer client, Pointer keys, Pointer keyLens, int n, Pointer results);
 
-        int kvt_delete(Pointer client, Pointer keys, Pointer keyLens, int n, @Out long[] results);
+        int kvt_delete(Pointer client, Pointer keys, Pointer keyLens, int n, Pointer results);
     }
 }

@@ -80,8 +80,8 @@ public class BindingBenchmark {
     }
 
     @Benchmark
-    public KeySlab encode() {
-        KeySlab slab = KeySlab.forCurrentThread();
+    public BatchSlab encode() {
+        BatchSlab slab = BatchSlab.forCurrentThread();
         slab.encode(batch, null, keys);
         return slab;
     }

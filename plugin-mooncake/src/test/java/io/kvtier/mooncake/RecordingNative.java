@@ -74,35 +74,37 @@ final class RecordingNative implements MooncakeNative {
     }
 
     @Override
-    public int kvt_store(Pointer client, Pointer keys, Pointer keyLens, long[] addrs, long[] sizes, int n,
-                             int replicaNum, int nofReplicaNum, long[] results) {
+    public int kvt_store(Pointer client, Pointer keys, Pointer keyLens, Pointer addrs, Pointer sizes, int n,
+                         int replicaNum, int nofReplicaNum, Pointer results) {
         batchCalls.incrementAndGet();
-        for (long a : addrs) {
-            batchAddresses.add(a);
-        }
+        record(addrs, n);
         putReplicas.add(new int[] {replicaNum, nofReplicaNum});
         return delegate.kvt_store(client, keys, keyLens, addrs, sizes, n, replicaNum, nofReplicaNum, results);
     }
 
     @Override
-    public int kvt_load(Pointer client, Pointer keys, Pointer keyLens, long[] addrs, long[] sizes, int n,
-                             long[] results) {
+    public int kvt_load(Pointer client, Pointer keys, Pointer keyLens, Pointer addrs, Pointer sizes, int n,
+                        Pointer results) {
         batchCalls.incrementAndGet();
-        for (long a : addrs) {
-            batchAddresses.add(a);
-        }
+        record(addrs, n);
         return delegate.kvt_load(client, keys, keyLens, addrs, sizes, n, results);
     }
 
     @Override
-    public int kvt_lookup(Pointer client, Pointer keys, Pointer keyLens, int n, long[] results) {
+    public int kvt_lookup(Pointer client, Pointer keys, Pointer keyLens, int n, Pointer results) {
         batchCalls.incrementAndGet();
         return delegate.kvt_lookup(client, keys, keyLens, n, results);
     }
 
     @Override
-    public int kvt_delete(Pointer client, Pointer keys, Pointer keyLens, int n, long[] results) {
+    public int kvt_delete(Pointer client, Pointer keys, Pointer keyLens, int n, Pointer results) {
         batchCalls.incrementAndGet();
         return delegate.kvt_delete(client, keys, keyLens, n, results);
+    }
+
+    private void record(Pointer addrs, int n) {
+        for (int i = 0; i < n; i++) {
+            batchAddresses.add(addrs.getLong(8L * i));
+        }
     }
 }

@@ -10,10 +10,10 @@ import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
 import org.junit.jupiter.api.Test;
 
-class KeySlabTest {
+class BatchSlabTest {
 
     /** Reads entry j back the way the connector does: keys[j] with key_lens[j] bytes. */
-    private static String entry(KeySlab slab, int j) {
+    private static String entry(BatchSlab slab, int j) {
         Pointer keys = slab.keys();
         long address = keys.getAddress(8L * j);
         int length = slab.lengths().getInt(4L * j);
@@ -27,7 +27,7 @@ class KeySlabTest {
         List<ObjectKey> keys = List.of(TestDouble.key(1),
                 new ObjectKey(new byte[] {0, 1, 2, 3}, "llama", 255, 5, "alice"),
                 new ObjectKey(new byte[] {(byte) 0xff}, "模型/ünïcode", 0));
-        KeySlab slab = KeySlab.forCurrentThread();
+        BatchSlab slab = BatchSlab.forCurrentThread();
         slab.encode(keys, null, keys.size());
         for (int j = 0; j < keys.size(); j++) {
             assertThat(entry(slab, j)).isEqualTo(keys.get(j).wireString());
@@ -38,7 +38,7 @@ class KeySlabTest {
     @Test
     void encodesASubsetByIndex() {
         List<ObjectKey> keys = RoundTripTest.keys(0, 5);
-        KeySlab slab = KeySlab.forCurrentThread();
+        BatchSlab slab = BatchSlab.forCurrentThread();
         slab.encode(keys, new int[] {4, 1}, 2);
         assertThat(entry(slab, 0)).isEqualTo(keys.get(4).wireString());
         assertThat(entry(slab, 1)).isEqualTo(keys.get(1).wireString());
@@ -51,7 +51,7 @@ class KeySlabTest {
         for (int i = 0; i < 1000; i++) {
             keys.add(new ObjectKey(new byte[] {(byte) i, (byte) (i >> 8)}, i % 100 == 0 ? longModel : "model", i));
         }
-        KeySlab slab = KeySlab.forCurrentThread();
+        BatchSlab slab = BatchSlab.forCurrentThread();
         slab.encode(keys, null, keys.size());
         for (int j = 0; j < keys.size(); j++) {
             assertThat(entry(slab, j)).isEqualTo(keys.get(j).wireString());
@@ -62,13 +62,28 @@ class KeySlabTest {
     }
 
     @Test
+    void carriesBufferAddressesAndSizesAndReadsResultsBesideTheKeys() {
+        List<ObjectKey> keys = RoundTripTest.keys(0, 3);
+        BatchSlab slab = BatchSlab.forCurrentThread();
+        slab.encode(keys, null, 3);
+        slab.buffers(new long[] {0x1000, 0x2000, 0x3000}, new long[] {11, 22, 33}, 3);
+        for (int j = 0; j < 3; j++) {
+            assertThat(slab.addresses().getLong(8L * j)).isEqualTo(0x1000L * (j + 1));
+            assertThat(slab.sizes().getLong(8L * j)).isEqualTo(11L * (j + 1));
+            slab.results().putLong(8L * j, -704L * j); // as the connector writes them
+            assertThat(entry(slab, j)).isEqualTo(keys.get(j).wireString());
+        }
+        assertThat(slab.results(3)).containsExactly(0L, -704L, -1408L);
+    }
+
+    @Test
     void eachThreadHasItsOwnSlab() throws Exception {
-        KeySlab mine = KeySlab.forCurrentThread();
-        KeySlab[] other = new KeySlab[1];
-        Thread t = new Thread(() -> other[0] = KeySlab.forCurrentThread());
+        BatchSlab mine = BatchSlab.forCurrentThread();
+        BatchSlab[] other = new BatchSlab[1];
+        Thread t = new Thread(() -> other[0] = BatchSlab.forCurrentThread());
         t.start();
         t.join();
         assertThat(other[0]).isNotSameAs(mine);
-        assertThat(KeySlab.forCurrentThread()).isSameAs(mine);
+        assertThat(BatchSlab.forCurrentThread()).isSameAs(mine);
     }
 }
