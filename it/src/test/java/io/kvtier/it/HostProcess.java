@@ -68,6 +68,13 @@ final class HostProcess {
         return new HostProcess(dir, ROOT);
     }
 
+    /** A host with the Mooncake plugin, using the same connector as this JVM when one is named. */
+    static HostProcess installWithMooncakePlugin(Path dir) throws IOException {
+        HostProcess host = install(dir, PLUGIN_JAR);
+        String library = System.getenv("KVTIER_MOONCAKE_LIBRARY");
+        return library == null ? host : host.withEnv("KVTIER_MOONCAKE_LIBRARY", library);
+    }
+
     /** Puts {@code jars} into {@code plugins/<name>/}: an isolated plugin with a class loader of its own. */
     HostProcess withIsolatedPlugin(String name, Path... jars) throws IOException {
         Path dir = Files.createDirectories(home.resolve("plugins").resolve(name));

@@ -9,8 +9,6 @@ import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.ObjectKey;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -187,10 +185,7 @@ class RealFaultsTest {
 
     @Test
     void aMasterThatIsDownAtCreationGivesOneClearErrorAtOnce() throws Exception {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = socket.getLocalPort();
-        }
+        int port = MooncakeMaster.freePort(); // free, so nothing listens on it
         String address = "127.0.0.1:" + port;
         long start = System.nanoTime();
         assertThatThrownBy(() -> RealInstances.create(address, arena, "nomaster", 32 << 20, "{}"))

@@ -2,12 +2,7 @@ package io.kvtier.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.codahale.metrics.MetricRegistry;
 import io.kvtier.host.L1Arena;
-import io.kvtier.hostlib.ConfiguredAdapter;
-import io.kvtier.hostlib.Declarations;
-import io.kvtier.hostlib.L2AdapterRegistry;
-import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
@@ -19,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -75,12 +69,6 @@ class RealMooncakeTest {
         return RealInstances.create(master.address(), arena, name, segmentBytes, extraJson);
     }
 
-    /** A host with the plugin, using the same connector as this JVM when one is named. */
-    private static HostProcess host(Path dir) throws java.io.IOException {
-        HostProcess host = HostProcess.install(dir, HostProcess.PLUGIN_JAR);
-        String library = System.getenv("KVTIER_MOONCAKE_LIBRARY");
-        return library == null ? host : host.withEnv("KVTIER_MOONCAKE_LIBRARY", library);
-    }
 
     private List<ObjectKey> keys(int n) {
         List<ObjectKey> keys = new ArrayList<>();
@@ -232,7 +220,7 @@ class RealMooncakeTest {
                 + "\"P2PHANDSHAKE\",\"master_server_addr\":\"" + master.address() + "\",\"protocol\":\"tcp\","
                 + "\"global_segment_size\":\"0\",\"local_buffer_size\":\"16777216\"}";
         String hash = String.format("%016xab", run);
-        HostProcess host = host(dir.resolve("host"));
+        HostProcess host = HostProcess.installWithMooncakePlugin(dir.resolve("host"));
         HostProcess.Result put = host.kvtier("put", "--in", in.toString(), "--model", "kvtier-it", "--kv-rank", "1",
                 "--hash", hash, "--l2-adapter", instance);
         assertThat(put.exit()).as(put.err()).isZero();
@@ -245,7 +233,7 @@ class RealMooncakeTest {
     @Test
     void theHostRunsTheLocalExampleAgainstTheMaster(@TempDir Path dir) throws Exception {
         Path mooncakeLog = dir.resolve("mooncake.log");
-        HostProcess host = host(dir).withEnv("MOONCAKE_MASTER", master.address())
+        HostProcess host = HostProcess.installWithMooncakePlugin(dir).withEnv("MOONCAKE_MASTER", master.address())
                 .withEnv("KVTIER_MOONCAKE_LOG", mooncakeLog.toString());
         HostProcess.Result r = host.kvtier("run", "-c", "conf/mooncake-local.conf", "--chunks", "64",
                 "--chunk-size", "256 KiB", "--json");

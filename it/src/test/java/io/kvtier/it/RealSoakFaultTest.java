@@ -48,11 +48,7 @@ class RealSoakFaultTest {
     @Test
     void theSoakLosesNothingAndRecoversWhenTheMasterIsKilledAndRestarted(@TempDir Path dir) throws Exception {
         try (MooncakeMaster master = MooncakeMaster.startOwn(dir)) {
-            HostProcess host = HostProcess.install(dir.resolve("host"), HostProcess.PLUGIN_JAR);
-            String library = System.getenv("KVTIER_MOONCAKE_LIBRARY");
-            if (library != null) {
-                host.withEnv("KVTIER_MOONCAKE_LIBRARY", library);
-            }
+            HostProcess host = HostProcess.installWithMooncakePlugin(dir.resolve("host"));
             Process soak = host.start("soak", "--duration", "80s", "--progress-interval", "1s", "--json",
                     "--marks-from-stdin", "--threads", "4", "--chunk-size", "64KiB", "--keys", "256", "--batch", "4",
                     "--seed", "7", "--fault-settle", "5s",

@@ -30,8 +30,8 @@ final class MasterHealth {
     private volatile long probeStartedNanos = NOT_PROBING;
     private volatile String lastFailure;
     private volatile boolean stopped;
-    private boolean healthy = true;
-    private String reason = "";
+    /** Why the instance is unhealthy, "" while healthy; read on every batch, so without a lock. */
+    private volatile String reason = "";
 
     /** @param probe returns null when the master answered, else why it did not */
     MasterHealth(String threadPrefix, Supplier<String> probe, Listener listener) {
@@ -52,12 +52,12 @@ final class MasterHealth {
         watch.scheduleWithFixedDelay(this::evaluate, tick, tick, TimeUnit.MILLISECONDS);
     }
 
-    synchronized boolean healthy() {
-        return healthy;
+    boolean healthy() {
+        return reason.isEmpty();
     }
 
     /** Why the instance is unhealthy; "" while healthy. */
-    synchronized String reason() {
+    String reason() {
         return reason;
     }
 
@@ -68,7 +68,8 @@ final class MasterHealth {
             try {
                 failure = probe.get();
             } catch (RuntimeException e) {
-                failure = e.getMessage();
+                // A failure without a message must not read as an answer.
+                failure = e.getMessage() == null || e.getMessage().isEmpty() ? e.toString() : e.getMessage();
             }
             probeStartedNanos = NOT_PROBING;
             lastFailure = failure;
@@ -88,11 +89,10 @@ final class MasterHealth {
             failure = "the master has not answered a probe for over " + PROBE_DEADLINE.toSeconds() + " s";
         }
         boolean now = failure == null;
-        synchronized (this) {
-            if (now == healthy || stopped) {
+        synchronized (this) { // the two health threads both evaluate: one of them reports a change
+            if (now == healthy() || stopped) {
                 return;
             }
-            healthy = now;
             reason = now ? "" : failure;
         }
         listener.changed(now, now ? "the master answers again" : failure);

@@ -8,8 +8,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Checks, before a native client is created, that the master (and an HTTP metadata server) accept
@@ -17,27 +15,16 @@ import java.util.regex.Pattern;
  * before it fails; one bounded connect here turns that into one clear error within seconds.
  */
 final class MasterReachability {
-    private static final Pattern HOST_PORT = Pattern.compile("([^:/\\s]+):(\\d{1,5})");
-
     private MasterReachability() {}
 
     /** @throws IllegalStateException naming the key, the address and why it cannot be reached */
     static void check(Map<String, String> setup, Duration timeout) {
         Optional.ofNullable(setup.get("master_server_addr"))
-                .flatMap(MasterReachability::hostPort)
+                .flatMap(MasterAddress::hostAndPort)
                 .ifPresent(address -> connect("master_server_addr", address, timeout, "is mooncake_master running?"));
         Optional.ofNullable(setup.get("metadata_server"))
                 .flatMap(MasterReachability::httpHostPort)
                 .ifPresent(address -> connect("metadata_server", address, timeout, "is the metadata server running?"));
-    }
-
-    /** Plain host:port only: etcd and HA forms name several servers and are left to Mooncake. */
-    static Optional<InetSocketAddress> hostPort(String value) {
-        Matcher m = HOST_PORT.matcher(value.trim());
-        if (!m.matches() || Integer.parseInt(m.group(2)) > 65535) {
-            return Optional.empty();
-        }
-        return Optional.of(InetSocketAddress.createUnresolved(m.group(1), Integer.parseInt(m.group(2))));
     }
 
     private static Optional<InetSocketAddress> httpHostPort(String value) {

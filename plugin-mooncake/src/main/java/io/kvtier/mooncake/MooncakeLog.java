@@ -36,11 +36,6 @@ final class MooncakeLog {
         return decided;
     }
 
-    /** The file the log goes to, if it has been redirected in this process. */
-    static synchronized Optional<Path> file() {
-        return decided == null ? Optional.empty() : decided;
-    }
-
     static Optional<Path> chosenBy(UnaryOperator<String> env) {
         String setting = env.apply(ENV);
         if ("stderr".equals(setting) || env.apply("MC_LOG_DIR") != null) {

@@ -243,22 +243,18 @@ public final class MooncakeStoreAdapter implements L2Adapter {
      * @param askAgain given positions in {@code rc}, returns the new answers for them
      */
     private long[] retryTransient(long[] rc, Function<int[], long[]> askAgain) {
+        int[] positions = new int[rc.length];
         int transients = 0;
-        for (long code : rc) {
-            if (MooncakeCodes.kind(code) == Kind.TRANSIENT) {
-                transients++;
+        for (int j = 0; j < rc.length; j++) {
+            if (MooncakeCodes.kind(rc[j]) == Kind.TRANSIENT) {
+                positions[transients++] = j;
             }
         }
         if (transients == 0 || !health.healthy()) {
             return rc;
         }
-        int[] again = new int[transients];
-        for (int j = 0, k = 0; j < rc.length; j++) {
-            if (MooncakeCodes.kind(rc[j]) == Kind.TRANSIENT) {
-                again[k++] = j;
-            }
-        }
-        metrics.retries.inc(again.length);
+        int[] again = Arrays.copyOf(positions, transients);
+        metrics.retries.inc(transients);
         long[] second;
         try {
             second = askAgain.apply(again);

@@ -5,7 +5,6 @@ import io.kvtier.spi.ConfigurationException;
 import io.kvtier.toolkit.Json;
 import java.math.BigInteger;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Rejects values of Mooncake's own setup keys that are certainly wrong, at parse time and at the
@@ -13,10 +12,6 @@ import java.util.regex.Pattern;
  * ({@code "16MB"} as 16 bytes, a NUL as the end of the string).
  */
 final class SetupValueChecks {
-    private static final Pattern HOST_AND_PORT = Pattern.compile("[^\\s:]+|\\[[0-9A-Fa-f:.]+\\]");
-    /** Mooncake's highly available mode names its masters through etcd. */
-    private static final String ETCD_PREFIX = "etcd://";
-
     private final AdapterSettings settings;
 
     private SetupValueChecks(AdapterSettings settings) {
@@ -49,13 +44,7 @@ final class SetupValueChecks {
         if (address == null) {
             throw settings.error("master_server_addr", "master_server_addr is required: " + example);
         }
-        if (address.startsWith(ETCD_PREFIX) && address.length() > ETCD_PREFIX.length()) {
-            return;
-        }
-        int colon = address.lastIndexOf(':');
-        boolean valid = colon > 0 && HOST_AND_PORT.matcher(address.substring(0, colon)).matches()
-                && isPort(address.substring(colon + 1));
-        if (!valid) {
+        if (!MasterAddress.isEtcd(address) && MasterAddress.hostAndPort(address).isEmpty()) {
             throw settings.error("master_server_addr", "master_server_addr must be " + example + ", got "
                     + declared("master_server_addr"));
         }
@@ -64,14 +53,6 @@ final class SetupValueChecks {
     /** The value as the user wrote it: a number stays a number, not its forwarded string. */
     private String declared(String key) {
         return Json.render(settings.get(key));
-    }
-
-    private static boolean isPort(String text) {
-        if (text.isEmpty() || text.length() > 5 || !text.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            return false;
-        }
-        int port = Integer.parseInt(text);
-        return port >= 1 && port <= 65535;
     }
 
     /** A count of bytes in decimal digits: Mooncake parses the leading digits and ignores the rest. */
