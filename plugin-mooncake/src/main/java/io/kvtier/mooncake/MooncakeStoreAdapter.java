@@ -56,6 +56,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     private final UsageTracker usage = new UsageTracker(0);
     private final KeyLocks locks = new KeyLocks();
     private final Set<LaneTask> inFlight = ConcurrentHashMap.newKeySet();
+    private final CallerThreadCalls callerThreadCalls = new CallerThreadCalls();
     private final MasterHealth health;
     private volatile boolean closed;
 
@@ -305,7 +306,10 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         return outcome.build(0);
     }
 
-    /** A closed adapter fails at once and an empty batch completes at once; anything else goes to its lane. */
+    /**
+     * A closed adapter fails at once and an empty batch completes at once; anything else goes to
+     * its lane, or runs right here when lookups run on the caller's thread.
+     */
     private CompletableFuture<BatchResult> submit(Lane lane, Timer timer, List<ObjectKey> keys, Callable<BatchResult> work) {
         if (closed) {
             return CompletableFuture.failedFuture(closedError());
@@ -330,6 +334,10 @@ public final class MooncakeStoreAdapter implements L2Adapter {
                 metrics.errors.inc(keys.size());
             }
         });
+        if (lane == Lane.LOOKUP && config.lookupOnCallerThread()) {
+            runOnCallerThread(task);
+            return future;
+        }
         try {
             lanes.execute(lane, task);
         } catch (RejectedExecutionException e) {
@@ -337,6 +345,19 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             task.fail(closedError());
         }
         return future;
+    }
+
+    private void runOnCallerThread(LaneTask task) {
+        if (!callerThreadCalls.enter()) {
+            // close() began between our check and this call.
+            task.fail(closedError());
+            return;
+        }
+        try {
+            task.run();
+        } finally {
+            callerThreadCalls.exit();
+        }
     }
 
     @Override
@@ -357,6 +378,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         status.put("closed", closed);
         status.put("protocol", config.protocol().orElse("tcp"));
         status.put("lanes", lanes.threadCounts());
+        status.put("lookup_on_caller_thread", config.lookupOnCallerThread());
         status.put("in_flight", inFlight.size());
         status.put("preregister_l1_memory", registration.enabled());
         status.put("registered_bytes", registration.registeredBytes());
@@ -386,6 +408,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             }
             closed = true;
         }
+        callerThreadCalls.shut();
         IllegalStateException error = closedError();
         for (Runnable queued : lanes.shutdown()) {
             ((LaneTask) queued).fail(error);
@@ -401,7 +424,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     }
 
     private void finishClose() {
-        boolean drained = awaitLanes() && stopHealth();
+        boolean drained = awaitNativeCalls() && stopHealth();
         inFlight.forEach(task -> task.fail(closedError()));
         if (drained) {
             registration.close();
@@ -423,14 +446,18 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         }
     }
 
-    /** Waits through interrupts: giving up early would leak the native client for nothing. */
-    private boolean awaitLanes() {
+    /**
+     * Waits for the lanes and for the calls on callers' threads, through interrupts: giving up early
+     * would leak the native client for nothing.
+     */
+    private boolean awaitNativeCalls() {
         long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
         boolean interrupted = false;
         try {
             while (true) {
                 try {
-                    return lanes.awaitTermination(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                    return lanes.awaitTermination(untilDeadline(deadline))
+                            && callerThreadCalls.awaitIdle(untilDeadline(deadline));
                 } catch (InterruptedException e) {
                     interrupted = true;
                     if (System.nanoTime() - deadline >= 0) {
@@ -443,6 +470,10 @@ public final class MooncakeStoreAdapter implements L2Adapter {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    private static Duration untilDeadline(long deadlineNanos) {
+        return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
     }
 
     private IllegalStateException closedError() {

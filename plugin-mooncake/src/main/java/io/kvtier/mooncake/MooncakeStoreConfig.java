@@ -29,9 +29,11 @@ public final class MooncakeStoreConfig {
     private final ReplicateConfig replicateConfig;
     private final EvictionConfig eviction;
     private final Duration rpcTimeout;
+    private final boolean lookupOnCallerThread;
 
     public MooncakeStoreConfig(Map<String, String> setupConfig, int numWorkers, Map<Lane, Integer> perOpWorkers,
-                               ReplicateConfig replicateConfig, EvictionConfig eviction, Duration rpcTimeout) {
+                               ReplicateConfig replicateConfig, EvictionConfig eviction, Duration rpcTimeout,
+                               boolean lookupOnCallerThread) {
         Map<String, String> setup = new LinkedHashMap<>();
         setupConfig.forEach((k, v) -> setup.put(Objects.requireNonNull(k, "setup key"),
                 Objects.requireNonNull(v, () -> "setup value of " + k)));
@@ -47,6 +49,7 @@ public final class MooncakeStoreConfig {
                     + ", got " + rpcTimeout.toMillis());
         }
         this.rpcTimeout = rpcTimeout;
+        this.lookupOnCallerThread = lookupOnCallerThread;
     }
 
     /**
@@ -95,6 +98,11 @@ public final class MooncakeStoreConfig {
         return rpcTimeout;
     }
 
+    /** Whether lookups run on the thread that calls {@code lookupAndLock} instead of on a lane. */
+    public boolean lookupOnCallerThread() {
+        return lookupOnCallerThread;
+    }
+
     /** The {@code protocol} setup value as written, or empty (Mooncake then uses tcp). */
     public Optional<String> protocol() {
         return Optional.ofNullable(setupConfig.get("protocol"));
@@ -123,6 +131,7 @@ public final class MooncakeStoreConfig {
         view.put("replicate_config", replicateConfig.view());
         view.put("eviction", eviction == null ? null : eviction.view());
         view.put("rpc_timeout_ms", rpcTimeout.toMillis());
+        view.put("lookup_on_caller_thread", lookupOnCallerThread);
         return view;
     }
 

@@ -22,7 +22,7 @@ final class MooncakeStoreConfigParser {
     /** Consumed here, never forwarded (LMCache's {@code _LMCACHE_ONLY_KEYS}). */
     static final Set<String> LMCACHE_ONLY_KEYS = Set.of("type", "num_workers", "per_op_workers", "eviction");
     /** kvtier's own keys, consumed here too. */
-    static final Set<String> KVTIER_KEYS = Set.of("rpc_timeout_ms");
+    static final Set<String> KVTIER_KEYS = Set.of("rpc_timeout_ms", "lookup_on_caller_thread");
     static final Set<String> REPLICA_KEYS = Set.of("replica_num", "nof_replica_num");
     /** Keys Mooncake would silently ignore, mapped to the key the user meant. */
     static final Map<String, String> MISSPELLINGS = Map.of(
@@ -58,7 +58,22 @@ final class MooncakeStoreConfigParser {
             }
         }
         SetupValueChecks.check(settings, setup);
-        return new MooncakeStoreConfig(setup, numWorkers, perOpWorkers, replicate, eviction, rpcTimeout());
+        return new MooncakeStoreConfig(setup, numWorkers, perOpWorkers, replicate, eviction, rpcTimeout(),
+                lookupOnCallerThread(perOpWorkers));
+    }
+
+    private boolean lookupOnCallerThread(Map<Lane, Integer> perOpWorkers) {
+        Object raw = settings.get("lookup_on_caller_thread");
+        if (!(raw instanceof Boolean onCaller)) {
+            throw settings.error("lookup_on_caller_thread", "lookup_on_caller_thread must be true or false, got "
+                    + Json.render(raw));
+        }
+        if (onCaller && perOpWorkers.containsKey(Lane.LOOKUP)) {
+            throw settings.error("lookup_on_caller_thread", "lookup_on_caller_thread = true and per_op_workers['lookup'] = "
+                    + perOpWorkers.get(Lane.LOOKUP) + " contradict each other: a lookup runs either on the caller's "
+                    + "thread or on its lane; drop one of them");
+        }
+        return onCaller;
     }
 
     private void rejectMisspellings() {

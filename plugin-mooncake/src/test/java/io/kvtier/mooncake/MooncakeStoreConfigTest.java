@@ -179,7 +179,7 @@ class MooncakeStoreConfigTest {
     void constructorCopiesSetupConfig() {
         Map<String, String> setup = new HashMap<>(Map.of("local_hostname", "a"));
         Map<Lane, Integer> lanes = new HashMap<>(Map.of(Lane.LOAD, 2));
-        MooncakeStoreConfig config = new MooncakeStoreConfig(setup, 4, lanes, ReplicateConfig.DEFAULTS, null, MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT);
+        MooncakeStoreConfig config = new MooncakeStoreConfig(setup, 4, lanes, ReplicateConfig.DEFAULTS, null, MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT, false);
         setup.put("local_hostname", "b");
         setup.put("extra", "x");
         lanes.put(Lane.STORE, 3);
@@ -195,9 +195,9 @@ class MooncakeStoreConfigTest {
 
     @Test
     void constructorValidatesToo() {
-        assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 0, Map.of(), ReplicateConfig.DEFAULTS, null, MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT))
+        assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 0, Map.of(), ReplicateConfig.DEFAULTS, null, MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT, false))
                 .hasMessage("num_workers must be a positive integer, got 0");
-        assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 1, Map.of(Lane.LOAD, -2), ReplicateConfig.DEFAULTS, null, MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT))
+        assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 1, Map.of(Lane.LOAD, -2), ReplicateConfig.DEFAULTS, null, MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT, false))
                 .hasMessage("per_op_workers['retrieve'] must be a positive integer, got -2");
         assertThatThrownBy(() -> parse("num_workers", 100_000))
                 .hasMessage(AT + "num_workers must be at most 1024, got 100000");
@@ -298,7 +298,8 @@ class MooncakeStoreConfigTest {
                 "replica_num", 2, "eviction", Map.of("eviction_policy", "LRU"));
         Map<String, Object> view = provider.describe(config);
         assertThat(view).containsOnlyKeys("num_workers", "per_op_workers", "setup_config", "replicate_config", "eviction",
-                "rpc_timeout_ms");
+                "rpc_timeout_ms", "lookup_on_caller_thread");
+        assertThat(view.get("lookup_on_caller_thread")).isEqualTo(false);
         assertThat(view.get("rpc_timeout_ms")).isEqualTo(5000L);
         assertThat(view.get("num_workers")).isEqualTo(2);
         assertThat(view.get("per_op_workers")).isEqualTo(Map.of("lookup", 3));
@@ -310,5 +311,21 @@ class MooncakeStoreConfigTest {
         assertThat(minimal.get("per_op_workers")).isNull();
         assertThat(minimal.get("eviction")).isNull();
         assertThat(minimal.get("replicate_config")).isEqualTo(Map.of());
+    }
+
+    @Test
+    void lookupOnCallerThreadIsABooleanThatExcludesALookupLane() {
+        assertThat(parse().lookupOnCallerThread()).isFalse();
+        assertThat(parse("lookup_on_caller_thread", true).lookupOnCallerThread()).isTrue();
+        assertThat(parse("lookup_on_caller_thread", true).setupConfig()).doesNotContainKey("lookup_on_caller_thread");
+        assertThat(parse("lookup_on_caller_thread", true, "per_op_workers", Map.of("retrieve", 2)).perOpWorkers())
+                .containsOnlyKeys(Lane.LOAD);
+        assertThatThrownBy(() -> parse("lookup_on_caller_thread", "yes"))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessage(AT + "lookup_on_caller_thread must be true or false, got \"yes\"");
+        assertThatThrownBy(() -> parse("lookup_on_caller_thread", true, "per_op_workers", Map.of("lookup", 2)))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessage(AT + "lookup_on_caller_thread = true and per_op_workers['lookup'] = 2 contradict each other: "
+                        + "a lookup runs either on the caller's thread or on its lane; drop one of them");
     }
 }

@@ -22,6 +22,13 @@ final class RecordingNative implements MooncakeNative {
     final AtomicInteger destroys = new AtomicInteger();
     final CountDownLatch destroyed = new CountDownLatch(1);
     final AtomicInteger batchCalls = new AtomicInteger();
+    /** The thread of every lookup call, in order. */
+    final List<Thread> lookupThreads = Collections.synchronizedList(new ArrayList<>());
+    /** Counted down when a lookup call has entered the native code. */
+    final CountDownLatch lookupEntered = new CountDownLatch(1);
+    private final AtomicInteger lookupsInNative = new AtomicInteger();
+    /** How many lookup calls were inside the native code when the client was destroyed. */
+    volatile int lookupsInNativeAtDestroy = -1;
 
     RecordingNative(MooncakeNative delegate) {
         this.delegate = delegate;
@@ -46,6 +53,7 @@ final class RecordingNative implements MooncakeNative {
     @Override
     public void kvt_destroy(Pointer client) {
         destroys.incrementAndGet();
+        lookupsInNativeAtDestroy = lookupsInNative.get();
         delegate.kvt_destroy(client);
         destroyed.countDown();
     }
@@ -93,7 +101,14 @@ final class RecordingNative implements MooncakeNative {
     @Override
     public int kvt_lookup(Pointer client, Pointer keys, Pointer keyLens, int n, Pointer results) {
         batchCalls.incrementAndGet();
-        return delegate.kvt_lookup(client, keys, keyLens, n, results);
+        lookupThreads.add(Thread.currentThread());
+        lookupsInNative.incrementAndGet();
+        lookupEntered.countDown();
+        try {
+            return delegate.kvt_lookup(client, keys, keyLens, n, results);
+        } finally {
+            lookupsInNative.decrementAndGet();
+        }
     }
 
     @Override

@@ -1,0 +1,45 @@
+package io.kvtier.mooncake;
+
+import java.time.Duration;
+
+/**
+ * The native calls running on callers' threads rather than on lanes ({@code lookup_on_caller_thread}).
+ * The lanes' termination cannot see them, so close() shuts this gate and waits here too before it
+ * frees the native client.
+ */
+final class CallerThreadCalls {
+    private int running;
+    private boolean shut;
+
+    /** @return false once {@link #shut()} was called: the call must not start */
+    synchronized boolean enter() {
+        if (shut) {
+            return false;
+        }
+        running++;
+        return true;
+    }
+
+    synchronized void exit() {
+        if (--running == 0) {
+            notifyAll();
+        }
+    }
+
+    synchronized void shut() {
+        shut = true;
+    }
+
+    /** Waits until no call is running, at most {@code timeout}; returns whether none is. */
+    synchronized boolean awaitIdle(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (running > 0) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            wait(Math.max(1, left / 1_000_000));
+        }
+        return true;
+    }
+}
