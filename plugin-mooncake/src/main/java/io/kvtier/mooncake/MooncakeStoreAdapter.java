@@ -35,7 +35,8 @@ import java.util.logging.Logger;
 
 /**
  * The {@code mooncake_store} adapter: each batch is checked on the caller's thread, handed to
- * its lane as one native batch call, and its per-key native results are turned into per-key
+ * its lane as one native batch call (a lookup runs on the caller's thread instead when
+ * {@code lookup_on_caller_thread} is set), and its per-key native results are turned into per-key
  * outcomes. Unlike LMCache's adapter, a lookup error is an error and not a miss, a short read
  * is not a hit, stores report per key, and close() fails what is in flight instead of leaving it
  * pending forever.
