@@ -7,11 +7,8 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -27,14 +24,14 @@ final class WorkerLanes {
     /** Which lanes a thread belongs to, so close() can tell it is running on one of them. */
     private static final ThreadLocal<WorkerLanes> OWNER = new ThreadLocal<>();
 
-    private final Map<Lane, ThreadPoolExecutor> byLane = new EnumMap<>(Lane.class);
-    private final Map<String, ThreadPoolExecutor> pools = new LinkedHashMap<>();
+    private final Map<Lane, WarmFirstPool> byLane = new EnumMap<>(Lane.class);
+    private final Map<String, WarmFirstPool> pools = new LinkedHashMap<>();
 
     WorkerLanes(String instanceName, int numWorkers, Map<Lane, Integer> perOpWorkers) {
-        ThreadPoolExecutor shared = null;
+        WarmFirstPool shared = null;
         for (Lane lane : Lane.values()) {
             Integer dedicated = perOpWorkers.get(lane);
-            ThreadPoolExecutor pool;
+            WarmFirstPool pool;
             if (dedicated != null) {
                 pool = newPool(instanceName, lane.operation(), dedicated);
                 pools.put(lane.operation(), pool);
@@ -51,9 +48,8 @@ final class WorkerLanes {
         }
     }
 
-    private ThreadPoolExecutor newPool(String instanceName, String poolName, int threads) {
-        return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
-                threadFactory("kvtier-" + instanceName + "-" + poolName + "-"));
+    private WarmFirstPool newPool(String instanceName, String poolName, int threads) {
+        return new WarmFirstPool(threads, threadFactory("kvtier-" + instanceName + "-" + poolName + "-"));
     }
 
     private ThreadFactory threadFactory(String prefix) {
@@ -77,7 +73,7 @@ final class WorkerLanes {
     /** Thread count per pool: the operations with a lane of their own, plus "shared" when it exists. */
     Map<String, Integer> threadCounts() {
         Map<String, Integer> counts = new LinkedHashMap<>();
-        pools.forEach((name, pool) -> counts.put(name, pool.getCorePoolSize()));
+        pools.forEach((name, pool) -> counts.put(name, pool.size()));
         return Collections.unmodifiableMap(counts);
     }
 
@@ -88,8 +84,8 @@ final class WorkerLanes {
 
     /** Tasks waiting (not yet running) in one pool. */
     int queueDepth(String poolName) {
-        ThreadPoolExecutor pool = pools.get(poolName);
-        return pool == null ? 0 : pool.getQueue().size();
+        WarmFirstPool pool = pools.get(poolName);
+        return pool == null ? 0 : pool.queued();
     }
 
     /**
@@ -98,9 +94,8 @@ final class WorkerLanes {
      */
     List<Runnable> shutdown() {
         List<Runnable> queued = new ArrayList<>();
-        for (ThreadPoolExecutor pool : pools.values()) {
-            pool.shutdown();
-            pool.getQueue().drainTo(queued);
+        for (WarmFirstPool pool : pools.values()) {
+            queued.addAll(pool.shutdown());
         }
         return queued;
     }
@@ -108,8 +103,8 @@ final class WorkerLanes {
     /** Waits until every running task has returned, at most {@code timeout} in all. */
     boolean awaitTermination(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        for (ThreadPoolExecutor pool : pools.values()) {
-            if (!pool.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+        for (WarmFirstPool pool : pools.values()) {
+            if (!pool.awaitTermination(Math.max(0, deadline - System.nanoTime()))) {
                 return false;
             }
         }
