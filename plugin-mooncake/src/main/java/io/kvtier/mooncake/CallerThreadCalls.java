@@ -1,7 +1,5 @@
 package io.kvtier.mooncake;
 
-import java.time.Duration;
-
 /**
  * The native calls running on callers' threads rather than on lanes ({@code lookup_on_caller_thread}).
  * The lanes' termination cannot see them, so close() shuts this gate and waits here too before it
@@ -30,11 +28,10 @@ final class CallerThreadCalls {
         shut = true;
     }
 
-    /** Waits until no call is running, at most {@code timeout}; returns whether none is. */
-    synchronized boolean awaitIdle(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+    /** Waits until no call is running, at most until {@code deadlineNanos} ({@link System#nanoTime()}); returns whether none is. */
+    synchronized boolean awaitIdle(long deadlineNanos) throws InterruptedException {
         while (running > 0) {
-            long left = deadline - System.nanoTime();
+            long left = deadlineNanos - System.nanoTime();
             if (left <= 0) {
                 return false;
             }

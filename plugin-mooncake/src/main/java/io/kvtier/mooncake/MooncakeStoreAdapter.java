@@ -457,8 +457,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         try {
             while (true) {
                 try {
-                    return lanes.awaitTermination(untilDeadline(deadline))
-                            && callerThreadCalls.awaitIdle(untilDeadline(deadline));
+                    return lanes.awaitTermination(deadline) && callerThreadCalls.awaitIdle(deadline);
                 } catch (InterruptedException e) {
                     interrupted = true;
                     if (System.nanoTime() - deadline >= 0) {
@@ -471,10 +470,6 @@ public final class MooncakeStoreAdapter implements L2Adapter {
                 Thread.currentThread().interrupt();
             }
         }
-    }
-
-    private static Duration untilDeadline(long deadlineNanos) {
-        return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
     }
 
     private IllegalStateException closedError() {

@@ -91,11 +91,10 @@ final class WarmFirstPool {
         return never;
     }
 
-    /** Waits until every running task has returned, at most {@code timeoutNanos} in all. */
-    boolean awaitTermination(long timeoutNanos) throws InterruptedException {
-        long deadline = System.nanoTime() + timeoutNanos;
+    /** Waits until every running task has returned, at most until {@code deadlineNanos} ({@link System#nanoTime()}). */
+    boolean awaitTermination(long deadlineNanos) throws InterruptedException {
         for (ThreadPoolExecutor thread : threads) {
-            if (!thread.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+            if (!thread.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 return false;
             }
         }

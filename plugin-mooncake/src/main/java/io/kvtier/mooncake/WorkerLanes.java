@@ -1,6 +1,5 @@
 package io.kvtier.mooncake;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -100,11 +99,10 @@ final class WorkerLanes {
         return queued;
     }
 
-    /** Waits until every running task has returned, at most {@code timeout} in all. */
-    boolean awaitTermination(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+    /** Waits until every running task has returned, at most until {@code deadlineNanos} ({@link System#nanoTime()}). */
+    boolean awaitTermination(long deadlineNanos) throws InterruptedException {
         for (WarmFirstPool pool : pools.values()) {
-            if (!pool.awaitTermination(Math.max(0, deadline - System.nanoTime()))) {
+            if (!pool.awaitTermination(deadlineNanos)) {
                 return false;
             }
         }
