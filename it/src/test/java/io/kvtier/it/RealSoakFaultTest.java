@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -43,7 +44,8 @@ class RealSoakFaultTest {
     record Progress(int second, String instance, double mbPerSecond) {}
 
     private final BlockingQueue<Progress> progress = new LinkedBlockingQueue<>();
-    private final List<String> stderr = new ArrayList<>();
+    /** Appended by the reader thread while the test thread reads it for its messages. */
+    private final List<String> stderr = new CopyOnWriteArrayList<>();
 
     @Test
     void theSoakLosesNothingAndRecoversWhenTheMasterIsKilledAndRestarted(@TempDir Path dir) throws Exception {
@@ -110,9 +112,7 @@ class RealSoakFaultTest {
     private void readProgress(Process soak) {
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(soak.getErrorStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = lines.readLine()) != null; ) {
-                synchronized (stderr) {
-                    stderr.add(line);
-                }
+                stderr.add(line);
                 Matcher m = PROGRESS.matcher(line);
                 if (m.find()) {
                     progress.add(new Progress(Integer.parseInt(m.group(1)), m.group(2),
