@@ -39,6 +39,15 @@ class WarmFirstPoolTest {
         return ran;
     }
 
+    /** One task per thread, each held until {@code hold} opens. */
+    private List<CompletableFuture<String>> occupyEveryThread(CountDownLatch hold) {
+        List<CompletableFuture<String>> held = new ArrayList<>();
+        for (int i = 0; i < pool.size(); i++) {
+            held.add(submit(hold));
+        }
+        return held;
+    }
+
     private void awaitIdle() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!pool.idle()) {
@@ -61,10 +70,7 @@ class WarmFirstPoolTest {
     @Test
     void aBusyThreadIsPassedOverForAnIdleOneAndExtraTasksWaitForTheLeastBusy() throws Exception {
         CountDownLatch hold = new CountDownLatch(1);
-        List<CompletableFuture<String>> held = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            held.add(submit(hold));
-        }
+        List<CompletableFuture<String>> held = occupyEveryThread(hold);
         CompletableFuture<String> extra = submit(new CountDownLatch(0));
         assertThat(pool.queued()).isEqualTo(1);
         assertThat(extra).isNotDone();
@@ -79,10 +85,7 @@ class WarmFirstPoolTest {
     @Test
     void shutdownReturnsTheTasksThatNeverStartedAndRefusesNewOnes() throws Exception {
         CountDownLatch hold = new CountDownLatch(1);
-        List<CompletableFuture<String>> running = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            running.add(submit(hold));
-        }
+        List<CompletableFuture<String>> running = occupyEveryThread(hold);
         Runnable neverStarted = () -> { };
         pool.execute(neverStarted);
 
