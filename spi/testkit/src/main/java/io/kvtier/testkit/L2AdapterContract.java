@@ -83,6 +83,14 @@ public abstract class L2AdapterContract {
      */
     protected abstract L2Adapter createAdapter(L1MemoryDesc l1) throws Exception;
 
+    /**
+     * A new adapter for the close test, whose batches take long enough that close() meets some of
+     * them in flight (a store double with a delay, say). The default is {@link #createAdapter}.
+     */
+    protected L2Adapter createSlowAdapter(L1MemoryDesc l1) throws Exception {
+        return createAdapter(l1);
+    }
+
     /** The size of the objects the kit stores; smaller ones are a half and a quarter of it. */
     protected int objectSize() {
         return 4096;
@@ -99,8 +107,11 @@ public abstract class L2AdapterContract {
     }
 
     private L2Adapter adapter() throws Exception {
-        L2Adapter adapter = createAdapter(l1.desc());
-        assertThat(adapter).as("createAdapter's adapter").isNotNull();
+        return opened(createAdapter(l1.desc()));
+    }
+
+    private L2Adapter opened(L2Adapter adapter) {
+        assertThat(adapter).as("the created adapter").isNotNull();
         adapters.add(adapter);
         return adapter;
     }
@@ -284,7 +295,7 @@ public abstract class L2AdapterContract {
      */
     @Test
     void closeCompletesEveryBatchInFlight() throws Exception {
-        L2Adapter adapter = adapter();
+        L2Adapter adapter = opened(createSlowAdapter(l1.desc()));
         Object lock = new Object();
         boolean[] closing = {false};
         List<CompletableFuture<BatchResult>> beforeClose = new ArrayList<>();
