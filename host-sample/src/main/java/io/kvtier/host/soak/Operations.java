@@ -1,7 +1,7 @@
 package io.kvtier.host.soak;
 
 import io.kvtier.host.ErrorGroup;
-import io.kvtier.host.L1Arena;
+import io.kvtier.hostlib.L1Arena;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;

@@ -2,8 +2,8 @@ package io.kvtier.host.soak;
 
 import com.codahale.metrics.MetricRegistry;
 import io.kvtier.host.DeclarationOptions;
-import io.kvtier.host.Instances;
-import io.kvtier.host.L1Arena;
+import io.kvtier.hostlib.Instances;
+import io.kvtier.hostlib.L1Arena;
 import io.kvtier.host.L1Options;
 import io.kvtier.host.Main;
 import io.kvtier.hostlib.ConfigValues;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.codahale.metrics.MetricRegistry;
-import io.kvtier.host.Instances;
-import io.kvtier.host.L1Arena;
+import io.kvtier.hostlib.Instances;
+import io.kvtier.hostlib.L1Arena;
 import io.kvtier.host.Main;
 import io.kvtier.spi.L2Adapter;
 import java.io.IOException;

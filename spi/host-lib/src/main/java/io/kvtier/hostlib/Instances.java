@@ -1,7 +1,6 @@
-package io.kvtier.host;
+package io.kvtier.hostlib;
 
 import com.codahale.metrics.MetricRegistry;
-import io.kvtier.hostlib.ConfiguredAdapter;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.L2Adapter;
 import java.util.ArrayList;
@@ -58,7 +57,7 @@ public final class Instances implements AutoCloseable {
     }
 
     /** The instance called {@code name}, or the only one when {@code name} is null. */
-    Instance select(String name) {
+    public Instance select(String name) {
         if (name == null) {
             if (instances.size() != 1) {
                 throw new IllegalArgumentException("--instance is required when " + instances.size()

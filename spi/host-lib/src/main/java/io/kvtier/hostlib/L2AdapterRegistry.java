@@ -3,6 +3,7 @@ package io.kvtier.hostlib;
 import io.kvtier.spi.ConfigurationException;
 import io.kvtier.spi.L2AdapterProvider;
 import io.kvtier.spi.SpiVersion;
+import java.nio.file.Path;
 import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -43,6 +44,16 @@ public final class L2AdapterRegistry {
 
     public static L2AdapterRegistry load(ClassLoader loader) {
         return load(List.of(loader));
+    }
+
+    /**
+     * The adapter types {@code host} sees, plus those of the isolated plugins in the directories
+     * under {@code pluginsDir} ({@link PluginDirectories}); a missing {@code pluginsDir} adds none.
+     */
+    public static L2AdapterRegistry load(ClassLoader host, Path pluginsDir) {
+        List<ClassLoader> loaders = new ArrayList<>(List.of(host));
+        loaders.addAll(PluginDirectories.classLoaders(pluginsDir, host));
+        return load(loaders);
     }
 
     private void scan(ClassLoader loader) {
