@@ -3,11 +3,18 @@ package io.kvtier.hostlib;
 import com.codahale.metrics.MetricRegistry;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.L2Adapter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** The created adapter instances of one host process, closed together in reverse order. */
+/**
+ * The running adapter instances of one host process, over one L1 arena: created together from
+ * their declarations, added and removed one at a time while running, and closed together in
+ * reverse order. Each {@link Instance#adapter()} runs plugin calls with the plugin's class loader
+ * as the thread's context class loader, bounds every batch (see {@link BatchTimeoutException}),
+ * and tracks its batches in flight, so that {@link #remove} can drain them.
+ */
 public final class Instances implements AutoCloseable {
     public record Instance(ConfiguredAdapter<?> declared, L2Adapter adapter) {
         public String name() {
@@ -28,19 +35,53 @@ public final class Instances implements AutoCloseable {
         }
     }
 
+    /** How long a batch may be pending before its future fails: beyond any bound an adapter keeps itself. */
+    public static final Duration DEFAULT_BATCH_BOUND = Duration.ofMinutes(15);
+
+    /**
+     * What a removal says: whether every batch of the instance drained before it was closed.
+     *
+     * @param stillInFlight batches the adapter had not completed when it was closed
+     */
+    public record Removal(String name, int stillInFlight, Duration drainBound) {
+        public boolean drained() {
+            return stillInFlight == 0;
+        }
+
+        public String message() {
+            return drained() ? "removed instance '" + name + "': every batch drained before it closed"
+                    : "removed instance '" + name + "': closed with " + stillInFlight + " batch"
+                            + (stillInFlight == 1 ? "" : "es") + " still in flight after " + drainBound.toMillis() + " ms";
+        }
+    }
+
+    private final L1Arena arena;
+    private final MetricRegistry metrics;
+    private final Duration batchBound;
+    /** Guarded by this. */
     private final List<Instance> instances = new ArrayList<>();
 
-    /** Creates every instance over {@code arena}; if one fails, those already created are closed. */
+    private Instances(L1Arena arena, MetricRegistry metrics, Duration batchBound) {
+        this.arena = arena;
+        this.metrics = metrics;
+        this.batchBound = batchBound;
+    }
+
+    /** Creates every instance over {@code arena}, with {@link #DEFAULT_BATCH_BOUND}. */
     public static Instances create(List<ConfiguredAdapter<?>> configured, L1Arena arena, MetricRegistry metrics) {
-        Instances created = new Instances();
+        return create(configured, arena, metrics, DEFAULT_BATCH_BOUND);
+    }
+
+    /**
+     * Creates every instance over {@code arena}; if one fails, those already created are closed.
+     *
+     * @param batchBound how long a batch may be pending before its future fails with a {@link BatchTimeoutException}
+     */
+    public static Instances create(List<ConfiguredAdapter<?>> configured, L1Arena arena, MetricRegistry metrics,
+                                   Duration batchBound) {
+        Instances created = new Instances(arena, metrics, batchBound);
         try {
-            for (ConfiguredAdapter<?> adapter : configured) {
-                AdapterContext context = new AdapterContext(adapter.name(), Optional.of(arena.desc()), metrics,
-                        metricPrefix(adapter.name()));
-                L2Adapter instance = adapter.create(context);
-                created.instances.add(new Instance(adapter, instance));
-                arena.keepWithinBlocks(instance.l1BlockSize());
-            }
+            configured.forEach(created::add);
             return created;
         } catch (RuntimeException e) {
             created.close();
@@ -48,16 +89,64 @@ public final class Instances implements AutoCloseable {
         }
     }
 
+    /**
+     * Creates one more instance over the same arena and adds it to the running ones. Its L1 block
+     * size constrains slices allocated from now on, not those handed out before.
+     *
+     * @throws IllegalArgumentException when an instance of that name is running
+     */
+    public synchronized Instance add(ConfiguredAdapter<?> declared) {
+        for (Instance running : instances) {
+            if (running.name().equals(declared.name())) {
+                throw new IllegalArgumentException(declared.source() + ": an instance named '" + declared.name()
+                        + "' is already running (declared at " + running.declared().source() + ")");
+            }
+        }
+        AdapterContext context = new AdapterContext(declared.name(), Optional.of(arena.desc()), metrics,
+                metricPrefix(declared.name()));
+        ManagedAdapter adapter = new ManagedAdapter(declared.name(), declared.create(context), declared.classLoader(),
+                batchBound);
+        Instance instance = new Instance(declared, adapter);
+        instances.add(instance);
+        arena.keepWithinBlocks(adapter.l1BlockSize());
+        return instance;
+    }
+
+    /**
+     * Takes the instance out of the running ones and closes it, after its batches in flight have
+     * completed or {@code drainBound} has passed, whichever is first. From the start of the
+     * removal its new batches fail at once with an IllegalStateException naming it.
+     *
+     * @throws IllegalArgumentException when no instance of that name is running
+     */
+    public Removal remove(String name, Duration drainBound) {
+        Instance instance;
+        synchronized (this) {
+            instance = find(name).orElseThrow(() -> new IllegalArgumentException("no instance named '" + name
+                    + "' is running (running: " + names() + ")"));
+            instances.remove(instance);
+        }
+        ManagedAdapter adapter = (ManagedAdapter) instance.adapter();
+        int stillInFlight = adapter.drain(drainBound);
+        adapter.close();
+        return new Removal(name, stillInFlight, drainBound);
+    }
+
+    private Optional<Instance> find(String name) {
+        return instances.stream().filter(i -> i.name().equals(name)).findFirst();
+    }
+
     public static String metricPrefix(String instanceName) {
         return MetricRegistry.name("kvtier", "adapter", instanceName);
     }
 
-    public List<Instance> all() {
+    /** The running instances, in the order they were added. */
+    public synchronized List<Instance> all() {
         return List.copyOf(instances);
     }
 
     /** The instance called {@code name}, or the only one when {@code name} is null. */
-    public Instance select(String name) {
+    public synchronized Instance select(String name) {
         if (name == null) {
             if (instances.size() != 1) {
                 throw new IllegalArgumentException("--instance is required when " + instances.size()
@@ -73,8 +162,9 @@ public final class Instances implements AutoCloseable {
         return String.join(", ", instances.stream().map(Instance::name).toList());
     }
 
+    /** Closes every instance, the last added first; each adapter's close completes its batches in flight. */
     @Override
-    public void close() {
+    public synchronized void close() {
         for (int i = instances.size() - 1; i >= 0; i--) {
             instances.get(i).adapter().close();
         }

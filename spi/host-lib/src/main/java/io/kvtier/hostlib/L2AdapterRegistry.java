@@ -112,12 +112,13 @@ public final class L2AdapterRegistry {
 
     /**
      * Registers a discovered provider, or records in one line why it is refused. A provider is
-     * plugin code: whatever it throws is its own failure and must not hide the other providers.
+     * plugin code: whatever it throws is its own failure and must not hide the other providers;
+     * it runs with its own class loader as the thread's context class loader.
      */
     private void admit(L2AdapterProvider<?> provider) {
         String type;
         Optional<AdapterReference> reference;
-        try {
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(provider.getClass().getClassLoader())) {
             type = provider.type();
             if (type == null || type.isEmpty()) {
                 loadFailures.add(where(provider) + ": type() returned " + (type == null ? "null" : "\"\"")
