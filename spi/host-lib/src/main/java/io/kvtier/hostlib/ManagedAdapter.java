@@ -11,12 +11,12 @@ import io.kvtier.spi.ObjectKey;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -26,39 +26,51 @@ import java.util.function.Supplier;
 /**
  * A running instance as the host calls it. Every call runs with the plugin's class loader as the
  * thread's context class loader. Every batch's future fails with a {@link BatchTimeoutException}
- * once it has been pending for longer than the bound, so that no wait on it in the host is
- * unbounded. The adapter's own futures are tracked until they complete, however long that takes,
- * so that a removal can drain them; the caller gets a future of its own, which it may cancel or
- * see time out without losing track of the batch that still runs in the adapter.
+ * once it has been pending for the bound (found within a tenth of the bound, at most a second,
+ * after it passes), so that no wait on it in the host is unbounded. The adapter's own futures are
+ * tracked until they complete, however long that takes, so that a removal can drain them; the
+ * caller gets a future of its own, which it may cancel or see time out without losing track of
+ * the batch that still runs in the adapter.
  */
 final class ManagedAdapter implements L2Adapter {
-    /** Fails overdue batches; one daemon thread for every instance of the process. */
-    private static final ScheduledThreadPoolExecutor TIMER = timer();
+    /** Fails overdue batches of every instance of the process, on one daemon thread. */
+    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "kvtier-batch-bound");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private static final long MAX_SWEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /** A batch in the adapter, and the future its caller has. */
+    private record Pending(CompletableFuture<BatchResult> answer, long issuedNanos, String operation, int keys) {
+        String describe() {
+            return operation + " of " + keys + (keys == 1 ? " key" : " keys");
+        }
+    }
 
     private final String instance;
     private final L2Adapter adapter;
     private final ClassLoader plugin;
     private final Duration bound;
-    private final Set<CompletableFuture<BatchResult>> inFlight = ConcurrentHashMap.newKeySet();
+    /** The adapter's own futures not yet completed, overdue ones included. */
+    private final Map<CompletableFuture<BatchResult>, Pending> inFlight = new ConcurrentHashMap<>();
     /** Batches are issued under the read side; a removal takes the write side, so none slips past its count. */
     private final ReadWriteLock issuing = new ReentrantReadWriteLock();
     private boolean removed;
+    private volatile boolean closed;
+    /**
+     * Sweeps for overdue batches every tenth of the bound (at most every second) rather than
+     * timing each batch, which would cost a timer queue insertion and removal on every batch.
+     */
+    private final ScheduledFuture<?> sweeper;
 
     ManagedAdapter(String instance, L2Adapter adapter, ClassLoader plugin, Duration bound) {
         this.instance = instance;
         this.adapter = adapter;
         this.plugin = plugin;
         this.bound = bound;
-    }
-
-    private static ScheduledThreadPoolExecutor timer() {
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, "kvtier-batch-bound");
-            thread.setDaemon(true);
-            return thread;
-        });
-        timer.setRemoveOnCancelPolicy(true);
-        return timer;
+        long period = Math.max(1, Math.min(bound.toNanos() / 10, MAX_SWEEP_NANOS));
+        this.sweeper = TIMER.scheduleWithFixedDelay(this::failOverdue, period, period, TimeUnit.NANOSECONDS);
     }
 
     @Override
@@ -83,28 +95,24 @@ final class ManagedAdapter implements L2Adapter {
 
     private CompletableFuture<BatchResult> batch(String operation, List<ObjectKey> keys,
                                                  Supplier<CompletableFuture<BatchResult>> call) {
-        String what = operation + " of " + keys.size() + (keys.size() == 1 ? " key" : " keys");
+        CompletableFuture<BatchResult> answer = new CompletableFuture<>();
         CompletableFuture<BatchResult> submitted;
         issuing.readLock().lock();
         try {
             if (removed) {
                 return CompletableFuture.failedFuture(new IllegalStateException("instance '" + instance
-                        + "' has been removed from the running instances: its " + what + " is refused"));
+                        + "' has been removed from the running instances: its "
+                        + new Pending(answer, 0, operation, keys.size()).describe() + " is refused"));
             }
             try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(plugin)) {
                 submitted = call.get();
             }
-            inFlight.add(submitted);
+            inFlight.put(submitted, new Pending(answer, System.nanoTime(), operation, keys.size()));
         } finally {
             issuing.readLock().unlock();
         }
-        CompletableFuture<BatchResult> answer = new CompletableFuture<>();
-        ScheduledFuture<?> overdue = TIMER.schedule(
-                () -> answer.completeExceptionally(new BatchTimeoutException(instance, what, bound)),
-                bound.toNanos(), TimeUnit.NANOSECONDS);
         submitted.whenComplete((result, failure) -> {
             inFlight.remove(submitted);
-            overdue.cancel(false);
             if (failure == null) {
                 answer.complete(result);
             } else {
@@ -112,6 +120,25 @@ final class ManagedAdapter implements L2Adapter {
             }
         });
         return answer;
+    }
+
+    /** Fails every caller's future whose batch has been pending for the bound; stops once closed and none waits. */
+    private void failOverdue() {
+        long now = System.nanoTime();
+        boolean waiting = false;
+        for (Pending pending : inFlight.values()) {
+            if (pending.answer().isDone()) {
+                continue;
+            }
+            if (now - pending.issuedNanos() >= bound.toNanos()) {
+                pending.answer().completeExceptionally(new BatchTimeoutException(instance, pending.describe(), bound));
+            } else {
+                waiting = true;
+            }
+        }
+        if (closed && !waiting) {
+            sweeper.cancel(false);
+        }
     }
 
     /**
@@ -126,7 +153,7 @@ final class ManagedAdapter implements L2Adapter {
         } finally {
             issuing.writeLock().unlock();
         }
-        List<CompletableFuture<BatchResult>> pending = List.copyOf(inFlight);
+        List<CompletableFuture<BatchResult>> pending = List.copyOf(inFlight.keySet());
         try {
             CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
                     .get(drainBound.toNanos(), TimeUnit.NANOSECONDS);
@@ -136,11 +163,6 @@ final class ManagedAdapter implements L2Adapter {
             Thread.currentThread().interrupt();
         }
         return (int) pending.stream().filter(f -> !f.isDone()).count();
-    }
-
-    /** The adapter's batches not yet completed, overdue ones included. */
-    int inFlight() {
-        return inFlight.size();
     }
 
     @Override
@@ -200,6 +222,7 @@ final class ManagedAdapter implements L2Adapter {
             adapter.close();
             return null;
         });
+        closed = true;
     }
 
     private <T> T inPlugin(Supplier<T> call) {
