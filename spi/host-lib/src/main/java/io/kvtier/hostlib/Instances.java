@@ -91,25 +91,38 @@ public final class Instances implements AutoCloseable {
 
     /**
      * Creates one more instance over the same arena and adds it to the running ones. Its L1 block
-     * size constrains slices allocated from now on, not those handed out before.
+     * size constrains slices allocated from now on, not those handed out before. The instance is
+     * created without holding the set, so that a slow creation (a store that connects) does not
+     * hold up {@link #select} and {@link #all}.
      *
      * @throws IllegalArgumentException when an instance of that name is running
      */
-    public synchronized Instance add(ConfiguredAdapter<?> declared) {
-        for (Instance running : instances) {
-            if (running.name().equals(declared.name())) {
-                throw new IllegalArgumentException(declared.source() + ": an instance named '" + declared.name()
-                        + "' is already running (declared at " + running.declared().source() + ")");
-            }
-        }
+    public Instance add(ConfiguredAdapter<?> declared) {
+        requireNotRunning(declared);
         AdapterContext context = new AdapterContext(declared.name(), Optional.of(arena.desc()), metrics,
                 metricPrefix(declared.name()));
         ManagedAdapter adapter = new ManagedAdapter(declared.name(), declared.create(context), declared.classLoader(),
                 batchBound);
         Instance instance = new Instance(declared, adapter);
-        instances.add(instance);
-        arena.keepWithinBlocks(adapter.l1BlockSize());
+        synchronized (this) {
+            try {
+                requireNotRunning(declared); // another add of that name may have finished meanwhile
+            } catch (IllegalArgumentException e) {
+                adapter.close();
+                throw e;
+            }
+            instances.add(instance);
+            arena.keepWithinBlocks(adapter.l1BlockSize());
+        }
         return instance;
+    }
+
+    private synchronized void requireNotRunning(ConfiguredAdapter<?> declared) {
+        Optional<Instance> running = find(declared.name());
+        if (running.isPresent()) {
+            throw new IllegalArgumentException(declared.source() + ": an instance named '" + declared.name()
+                    + "' is already running (declared at " + running.get().declared().source() + ")");
+        }
     }
 
     /**

@@ -37,7 +37,10 @@ public final class L2AdapterRegistry {
     public static L2AdapterRegistry load(List<ClassLoader> loaders) {
         L2AdapterRegistry registry = new L2AdapterRegistry();
         for (ClassLoader loader : loaders) {
-            registry.scan(loader);
+            // A provider's constructor and static initialisers are plugin code as well.
+            try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
+                registry.scan(loader);
+            }
         }
         return registry;
     }
