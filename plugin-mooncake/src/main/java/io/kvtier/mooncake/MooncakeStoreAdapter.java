@@ -5,15 +5,12 @@ import io.kvtier.mooncake.NativeAbi.MooncakeNative;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
-import io.kvtier.spi.ErrorKind;
 import io.kvtier.spi.Health;
-import io.kvtier.spi.KeyError;
 import io.kvtier.spi.L1MemoryDesc;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterListener;
 import io.kvtier.spi.ObjectKey;
-import io.kvtier.toolkit.BatchOutcome;
 import io.kvtier.toolkit.Batches;
 import io.kvtier.toolkit.KeyLocks;
 import io.kvtier.toolkit.UsageTracker;
@@ -21,9 +18,6 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
-import io.kvtier.mooncake.MooncakeCodes.Kind;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,7 +28,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -64,6 +57,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     private final Set<LaneTask> inFlight = ConcurrentHashMap.newKeySet();
     private final CallerThreadCalls callerThreadCalls = new CallerThreadCalls();
     private final MasterHealth health;
+    private final NativeBatches batches;
     private volatile boolean closed;
     /** Set before {@link #closed}, so that a reader who sees {@code closed} sees it. */
     private volatile Health closedHealth;
@@ -92,6 +86,8 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             acquired.push(lanes::shutdown);
             this.health = new MasterHealth("kvtier-" + name + "-health-", client::askMaster, this::healthChanged);
             this.metrics = new AdapterMetrics(context, lanes, registration, health::healthy);
+            this.batches = new NativeBatches(client, config, new TransientRetry(health, metrics),
+                    new NativeResults(usage, locks, metrics));
         } catch (RuntimeException | Error e) {
             releaseAll(acquired, e);
             throw e;
@@ -120,46 +116,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     public CompletableFuture<BatchResult> store(List<ObjectKey> keys, List<L1Slice> objects) {
         Batches.requireSameSize(keys, objects);
         CheckedBuffers batch = CheckedBuffers.of(objects, bufferCheck);
-        return submit(Lane.STORE, metrics.store, keys, () -> doStore(keys, batch));
-    }
-
-    private BatchResult doStore(List<ObjectKey> keys, CheckedBuffers batch) {
-        BatchOutcome outcome = new BatchOutcome(keys.size());
-        batch.reportRejections(outcome);
-        List<ObjectKey> stored = new ArrayList<>(batch.nativeCount());
-        List<Long> storedSizes = new ArrayList<>(batch.nativeCount());
-        List<Integer> storedAt = new ArrayList<>(batch.nativeCount());
-        long bytes = 0;
-        if (batch.nativeCount() > 0) {
-            long[] rc;
-            try {
-                rc = client.store(keys, batch.nativeIndices(), batch.addresses(), batch.sizes(),
-                        config.replicateConfig());
-            } finally {
-                batch.releaseSlices();
-            }
-            for (int j = 0; j < rc.length; j++) {
-                int i = batch.nativeIndices()[j];
-                if (rc[j] == 0) {
-                    storedAt.add(i);
-                    stored.add(keys.get(i));
-                    storedSizes.add(batch.sizes()[j]);
-                    bytes += batch.sizes()[j];
-                } else {
-                    outcome.error(i, MooncakeCodes.keyError(rc[j], "Mooncake batch_put_from failed for key " + keys.get(i)));
-                }
-            }
-        }
-        // A re-stored key is reported to listeners with size 0 and adds no bytes, as in LMCache.
-        long[] newBytesPerKey = usage.recordStoredPerKey(stored, storedSizes);
-        long newBytes = 0;
-        for (int k = 0; k < newBytesPerKey.length; k++) {
-            outcome.ok(storedAt.get(k), newBytesPerKey[k]);
-            newBytes += newBytesPerKey[k];
-        }
-        metrics.bytesStored.mark(bytes);
-        metrics.errors.inc(outcome.errors());
-        return outcome.build(newBytes);
+        return submit(Lane.STORE, metrics.store, keys, () -> batches.store(keys, batch));
     }
 
     /** On RDMA, the host must keep every object inside one registered block. */
@@ -170,30 +127,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
 
     @Override
     public CompletableFuture<BatchResult> lookupAndLock(List<ObjectKey> keys) {
-        return submit(Lane.LOOKUP, metrics.lookup, keys, () -> doLookup(keys));
-    }
-
-    private BatchResult doLookup(List<ObjectKey> keys) {
-        long[] rc = retryTransient(client.lookup(keys), again -> client.lookup(pick(keys, again)));
-        BatchOutcome outcome = new BatchOutcome(keys.size());
-        int hits = 0;
-        int misses = 0;
-        for (int i = 0; i < rc.length; i++) {
-            if (rc[i] == 1) {
-                outcome.ok(i);
-                locks.lock(keys.get(i));
-                hits++;
-            } else if (rc[i] == 0) {
-                outcome.missing(i);
-                misses++;
-            } else {
-                outcome.error(i, MooncakeCodes.keyError(rc[i], "Mooncake batchIsExist failed for key " + keys.get(i)));
-            }
-        }
-        metrics.hits.inc(hits);
-        metrics.misses.inc(misses);
-        metrics.errors.inc(outcome.errors());
-        return outcome.build(0);
+        return submit(Lane.LOOKUP, metrics.lookup, keys, () -> batches.lookup(keys));
     }
 
     @Override
@@ -205,117 +139,12 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     public CompletableFuture<BatchResult> load(List<ObjectKey> keys, List<L1Slice> objects) {
         Batches.requireSameSize(keys, objects);
         CheckedBuffers batch = CheckedBuffers.of(objects, bufferCheck);
-        return submit(Lane.LOAD, metrics.load, keys, () -> doLoad(keys, batch));
-    }
-
-    private BatchResult doLoad(List<ObjectKey> keys, CheckedBuffers batch) {
-        BatchOutcome outcome = new BatchOutcome(keys.size());
-        batch.reportRejections(outcome);
-        List<ObjectKey> loaded = new ArrayList<>(batch.nativeCount());
-        long bytes = 0;
-        if (batch.nativeCount() > 0) {
-            long[] rc;
-            try {
-                int[] indices = batch.nativeIndices();
-                rc = retryTransient(client.load(keys, indices, batch.addresses(), batch.sizes()),
-                        again -> client.load(keys, pick(indices, again), pick(batch.addresses(), again),
-                                pick(batch.sizes(), again)));
-            } finally {
-                batch.releaseSlices();
-            }
-            for (int j = 0; j < rc.length; j++) {
-                int i = batch.nativeIndices()[j];
-                long expected = batch.sizes()[j];
-                if (rc[j] == expected) {
-                    outcome.ok(i, expected);
-                    loaded.add(keys.get(i));
-                    bytes += expected;
-                } else if (rc[j] == MooncakeCodes.OBJECT_NOT_FOUND) {
-                    outcome.missing(i);
-                } else if (rc[j] >= 0) {
-                    // Mooncake accepts a buffer larger than the object; the tail would be stale.
-                    outcome.error(i, KeyError.of(ErrorKind.PERMANENT, (rc[j] < expected ? "short read" : "oversized read")
-                            + " for key " + keys.get(i) + ": Mooncake returned " + rc[j] + " bytes, expected " + expected));
-                } else {
-                    outcome.error(i, MooncakeCodes.keyError(rc[j], "Mooncake batch_get_into failed for key " + keys.get(i)));
-                }
-            }
-        }
-        usage.recordAccessed(loaded);
-        metrics.bytesLoaded.mark(bytes);
-        metrics.errors.inc(outcome.errors());
-        return outcome.build(0);
-    }
-
-    /**
-     * Asks once more for the keys whose answer was a transient code (a master restart, a remount,
-     * a lost node), unless the master is known to be unreachable. Only lookups and loads are asked
-     * again: both read, and a second answer is as good as a first. A store or delete is reported
-     * as it failed, for the host to decide.
-     *
-     * @param askAgain given positions in {@code rc}, returns the new answers for them
-     */
-    private long[] retryTransient(long[] rc, Function<int[], long[]> askAgain) {
-        int[] positions = new int[rc.length];
-        int transients = 0;
-        for (int j = 0; j < rc.length; j++) {
-            if (MooncakeCodes.kind(rc[j]) == Kind.TRANSIENT) {
-                positions[transients++] = j;
-            }
-        }
-        if (transients == 0 || !health.healthy()) {
-            return rc;
-        }
-        int[] again = Arrays.copyOf(positions, transients);
-        metrics.retries.inc(transients);
-        long[] second;
-        try {
-            second = askAgain.apply(again);
-        } catch (MooncakeBatchException e) {
-            return rc; // the first answers stand
-        }
-        for (int k = 0; k < again.length; k++) {
-            rc[again[k]] = second[k];
-        }
-        return rc;
-    }
-
-    private static List<ObjectKey> pick(List<ObjectKey> keys, int[] positions) {
-        return Arrays.stream(positions).mapToObj(keys::get).toList();
-    }
-
-    private static int[] pick(int[] values, int[] positions) {
-        return Arrays.stream(positions).map(j -> values[j]).toArray();
-    }
-
-    private static long[] pick(long[] values, int[] positions) {
-        return Arrays.stream(positions).mapToLong(j -> values[j]).toArray();
+        return submit(Lane.LOAD, metrics.load, keys, () -> batches.load(keys, batch));
     }
 
     @Override
     public CompletableFuture<BatchResult> delete(List<ObjectKey> keys) {
-        return submit(Lane.DELETE, metrics.delete, keys, () -> doDelete(keys));
-    }
-
-    private BatchResult doDelete(List<ObjectKey> keys) {
-        long[] rc = client.delete(keys);
-        BatchOutcome outcome = new BatchOutcome(keys.size());
-        List<ObjectKey> gone = new ArrayList<>(keys.size());
-        for (int i = 0; i < rc.length; i++) {
-            if (rc[i] == 0) {
-                outcome.ok(i);
-                gone.add(keys.get(i));
-            } else if (rc[i] == MooncakeCodes.OBJECT_NOT_FOUND) {
-                outcome.missing(i);
-                // Mooncake may have evicted it on its own: stop counting its bytes too.
-                gone.add(keys.get(i));
-            } else {
-                outcome.error(i, MooncakeCodes.keyError(rc[i], "Mooncake batchRemove failed for key " + keys.get(i)));
-            }
-        }
-        usage.recordDeleted(gone);
-        metrics.errors.inc(outcome.errors());
-        return outcome.build(0);
+        return submit(Lane.DELETE, metrics.delete, keys, () -> batches.delete(keys));
     }
 
     /**
