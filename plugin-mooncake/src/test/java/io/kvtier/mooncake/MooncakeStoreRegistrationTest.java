@@ -105,7 +105,7 @@ class MooncakeStoreRegistrationTest {
         ClassLoader packaging = new ClassLoader(null) {
             @Override
             public InputStream getResourceAsStream(String name) {
-                if (!name.equals(NativeLibraryLocator.RESOURCE)) {
+                if (!name.equals(PackagedLibrary.RESOURCE)) {
                     return null;
                 }
                 try {
