@@ -1,12 +1,10 @@
 package io.kvtier.mooncake;
 
 import com.codahale.metrics.Timer;
-import io.kvtier.mooncake.NativeAbi.MooncakeNative;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.Health;
-import io.kvtier.spi.L1MemoryDesc;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterListener;
@@ -15,14 +13,10 @@ import io.kvtier.toolkit.Batches;
 import io.kvtier.toolkit.KeyLocks;
 import io.kvtier.toolkit.UsageTracker;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -35,75 +29,60 @@ import java.util.logging.Logger;
  * The {@code mooncake_store} adapter: each batch is checked on the caller's thread, handed to
  * its lane as one native batch call (a lookup runs on the caller's thread instead when
  * {@code lookup_on_caller_thread} is set), and its per-key native results are turned into per-key
- * outcomes. Unlike LMCache's adapter, a lookup error is an error and not a miss, a short read
+ * outcomes ({@link NativeBatches}). Unlike LMCache's adapter, a lookup error is an error and not a miss, a short read
  * is not a hit, stores report per key, and close() fails what is in flight instead of leaving it
  * pending forever.
  */
 public final class MooncakeStoreAdapter implements L2Adapter {
     static final String TYPE = "mooncake_store";
     private static final Logger LOG = Logger.getLogger(MooncakeStoreAdapter.class.getName());
-    /** How long close() waits for running native calls before giving up on freeing the client. */
-    static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
 
     private final String name;
     private final MooncakeStoreConfig config;
-    private final MooncakeClient client;
     private final L1Registration registration;
     private final BufferCheck bufferCheck;
     private final WorkerLanes lanes;
-    private final AdapterMetrics metrics;
-    private final UsageTracker usage = new UsageTracker(0);
-    private final KeyLocks locks = new KeyLocks();
-    private final Set<LaneTask> inFlight = ConcurrentHashMap.newKeySet();
-    private final CallerThreadCalls callerThreadCalls = new CallerThreadCalls();
+    private final CallerThreadCalls callerThreadCalls;
     private final MasterHealth health;
+    private final AdapterMetrics metrics;
+    private final UsageTracker usage;
+    private final KeyLocks locks;
     private final NativeBatches batches;
+    private final ClientRelease release;
+    private final Set<LaneTask> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     /** Set before {@link #closed}, so that a reader who sees {@code closed} sees it. */
     private volatile Health closedHealth;
 
-    /**
-     * Acquires what this adapter owns, in order: the native client, the L1 registration (when
-     * {@code registrationRegion} is present), the lanes and the metrics. If one step fails, what
-     * was acquired before it is released, newest first, so a failed creation leaks nothing.
-     *
-     * @param registrationRegion the L1 region to register, as decided by {@link RdmaL1Rule}
-     */
+    /** Acquires nothing: {@link MooncakeStoreModule} wires what the instance owns, {@link #start} starts it. */
     @Inject
-    MooncakeStoreAdapter(AdapterContext context, MooncakeStoreConfig config, MooncakeNative lib,
-                         Optional<L1MemoryDesc> registrationRegion) {
+    MooncakeStoreAdapter(AdapterContext context, MooncakeStoreConfig config, L1Registration registration,
+                         WorkerLanes lanes, CallerThreadCalls callerThreadCalls, MasterHealth health,
+                         AdapterMetrics metrics, UsageTracker usage, KeyLocks locks, NativeBatches batches,
+                         ClientRelease release) {
         this.name = context.instanceName();
         this.config = config;
-        Deque<AutoCloseable> acquired = new ArrayDeque<>();
-        try {
-            this.client = MooncakeClient.open(lib, config.setupConfig(), config.rpcTimeout());
-            acquired.push(client);
-            this.registration = registrationRegion
-                    .map(region -> L1Registration.register(client, region.address(), region.size()))
-                    .orElse(L1Registration.DISABLED);
-            acquired.push(registration);
-            this.lanes = new WorkerLanes(name, config.numWorkers(), config.perOpWorkers());
-            acquired.push(lanes::shutdown);
-            this.health = new MasterHealth("kvtier-" + name + "-health-", client::askMaster, this::healthChanged);
-            this.metrics = new AdapterMetrics(context, lanes, registration, health::healthy);
-            this.batches = new NativeBatches(client, config, new TransientRetry(health, metrics),
-                    new NativeResults(usage, locks, metrics));
-        } catch (RuntimeException | Error e) {
-            releaseAll(acquired, e);
-            throw e;
-        }
-        health.start();
+        this.registration = registration;
         this.bufferCheck = registration.enabled() ? registration : BufferCheck.NON_EMPTY;
+        this.lanes = lanes;
+        this.callerThreadCalls = callerThreadCalls;
+        this.health = health;
+        this.metrics = metrics;
+        this.usage = usage;
+        this.locks = locks;
+        this.batches = batches;
+        this.release = release;
     }
 
-    private static void releaseAll(Deque<AutoCloseable> acquired, Throwable failure) {
-        while (!acquired.isEmpty()) {
-            try {
-                acquired.pop().close();
-            } catch (Exception e) {
-                failure.addSuppressed(e);
-            }
-        }
+    /**
+     * Publishes the gauges and starts the health probe: the last steps of creation.
+     *
+     * @throws IllegalArgumentException when another instance holds this one's metric names
+     */
+    MooncakeStoreAdapter start() {
+        metrics.registerGauges(lanes, registration, health::healthy);
+        health.start(this::healthChanged);
+        return this;
     }
 
     private void healthChanged(Health health) {
@@ -176,7 +155,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             }
         });
         if (lane == Lane.LOOKUP && config.lookupOnCallerThread()) {
-            runOnCallerThread(task);
+            callerThreadCalls.run(task, this::closedError);
             return future;
         }
         try {
@@ -186,19 +165,6 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             task.fail(closedError());
         }
         return future;
-    }
-
-    private void runOnCallerThread(LaneTask task) {
-        if (!callerThreadCalls.enter()) {
-            // close() began between our check and this call.
-            task.fail(closedError());
-            return;
-        }
-        try {
-            task.run();
-        } finally {
-            callerThreadCalls.exit();
-        }
     }
 
     @Override
@@ -271,54 +237,13 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     }
 
     private void finishClose() {
-        // Both always run: a probe that kept going after close() would call listeners on a leaked client.
-        boolean callsReturned = awaitNativeCalls();
-        boolean probeReturned = stopHealth();
-        boolean drained = callsReturned && probeReturned;
+        boolean freed = release.run();
         inFlight.forEach(task -> task.fail(closedError()));
-        if (drained) {
-            registration.close();
-            client.close();
-        } else {
+        if (!freed) {
             LOG.log(Level.WARNING, "mooncake_store adapter ''{0}'': native calls still running after {1}; "
-                    + "leaving the Mooncake client and its L1 registration in place", new Object[] {name, DRAIN_TIMEOUT});
+                    + "leaving the Mooncake client and its L1 registration in place", new Object[] {name, release.drain()});
         }
         metrics.close();
-    }
-
-    /** Whether the health probe has returned from the native client, so that it may be freed. */
-    private boolean stopHealth() {
-        try {
-            return health.stop(MasterHealth.PROBE_DEADLINE.plus(config.rpcTimeout()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    /**
-     * Waits for the lanes and for the calls on callers' threads, through interrupts: giving up early
-     * would leak the native client for nothing.
-     */
-    private boolean awaitNativeCalls() {
-        long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return lanes.awaitTermination(deadline) && callerThreadCalls.awaitIdle(deadline);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                    if (System.nanoTime() - deadline >= 0) {
-                        return false;
-                    }
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 
     private IllegalStateException closedError() {
