@@ -27,6 +27,10 @@ final class RecordingNative implements MooncakeNative {
     /** Counted down when a lookup call has entered the native code. */
     final CountDownLatch lookupEntered = new CountDownLatch(1);
     private final AtomicInteger lookupsInNative = new AtomicInteger();
+    /** Counted down when a load call has entered the native code. */
+    final CountDownLatch loadEntered = new CountDownLatch(1);
+    /** How many load calls are inside the native code now. */
+    final AtomicInteger loadsInNative = new AtomicInteger();
     /** How many lookup calls were inside the native code when the client was destroyed. */
     volatile int lookupsInNativeAtDestroy = -1;
 
@@ -95,7 +99,13 @@ final class RecordingNative implements MooncakeNative {
                         Pointer results) {
         batchCalls.incrementAndGet();
         record(addrs, n);
-        return delegate.kvt_load(client, keys, keyLens, addrs, sizes, n, results);
+        loadsInNative.incrementAndGet();
+        loadEntered.countDown();
+        try {
+            return delegate.kvt_load(client, keys, keyLens, addrs, sizes, n, results);
+        } finally {
+            loadsInNative.decrementAndGet();
+        }
     }
 
     @Override
