@@ -37,7 +37,7 @@ final class MooncakeStoreConfigParser {
     static final Map<String, String> MISSPELLINGS = Map.of(
             "master_server_address", "master_server_addr",
             "device_name", "rdma_devices");
-    static final Set<String> EVICTION_KEYS = Set.of("eviction_policy", "trigger_watermark", "eviction_ratio");
+    private static final Set<String> EVICTION_KEYS = Set.of("eviction_policy", "trigger_watermark", "eviction_ratio");
     private static final Set<String> EVICTION_POLICIES = Set.of("LRU", "IsolatedLRU", "noop");
 
     private final AdapterSettings settings;

@@ -14,8 +14,8 @@ import io.kvtier.toolkit.UsageTracker;
  * {@link MooncakeStoreProvider} acquired before (Guice would wrap their failures, whose own
  * message and type the host must see); and, one of each, the lanes, the health probe, the
  * metrics, the usage, the locks, what runs and translates batches, and the adapter. Nothing here
- * calls native code or can fail on a declaration: the lanes are added to {@code acquired}, so a
- * creation that fails later releases them too.
+ * calls native code or can fail on a declaration: the lanes and the metrics are added to
+ * {@code acquired}, so a creation that fails later releases them too.
  */
 final class MooncakeStoreModule extends AbstractModule {
     private final MooncakeStoreConfig config;
@@ -70,7 +70,7 @@ final class MooncakeStoreModule extends AbstractModule {
     @Provides
     @Singleton
     AdapterMetrics metrics() {
-        return new AdapterMetrics(context);
+        return acquired.add(new AdapterMetrics(context));
     }
 
     @Provides

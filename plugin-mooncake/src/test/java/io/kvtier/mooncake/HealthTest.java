@@ -30,11 +30,13 @@ import org.junit.jupiter.api.io.TempDir;
 /** The master's health as the adapter reports and acts on it, with the double's master taken "down" by a file. */
 class HealthTest {
     private static final Duration FIVE_SECONDS = Duration.ofSeconds(5);
+    /** A probe every 20 ms: the changes come within a few of them, not within seconds. */
+    private static final Timings PROBE_OFTEN = new Timings(Duration.ofMillis(20), Duration.ofMillis(500), Duration.ofSeconds(30));
     private final MetricRegistry metrics = new MetricRegistry();
     private final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
 
     private MooncakeStoreAdapter create(Path downMarker) {
-        MooncakeStoreAdapter adapter = TestDouble.create(TestDouble.provider(),
+        MooncakeStoreAdapter adapter = TestDouble.create(TestDouble.provider(lib -> lib, PROBE_OFTEN),
                 TestDouble.body("testdouble_master_down_while", downMarker.toString()),
                 TestDouble.context("mc", metrics, Optional.empty()));
         adapter.addListener(new L2AdapterListener() {
