@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 import jnr.ffi.Pointer;
 
 /** Passes every call to the real binding (the test double) and records what the factory and adapter handed it. */
@@ -31,6 +32,8 @@ final class RecordingNative implements MooncakeNative {
     final CountDownLatch loadEntered = new CountDownLatch(1);
     /** How many load calls are inside the native code now. */
     final AtomicInteger loadsInNative = new AtomicInteger();
+    /** When set, answers the health checks instead of the double: a master that flaps, say. */
+    volatile IntSupplier healthCheck;
     /** How many lookup calls were inside the native code when the client was destroyed. */
     volatile int lookupsInNativeAtDestroy = -1;
 
@@ -82,7 +85,8 @@ final class RecordingNative implements MooncakeNative {
 
     @Override
     public int kvt_health_check(Pointer client) {
-        return delegate.kvt_health_check(client);
+        IntSupplier answer = healthCheck;
+        return answer != null ? answer.getAsInt() : delegate.kvt_health_check(client);
     }
 
     @Override
