@@ -32,7 +32,9 @@ public final class MooncakeStoreConfig {
                 Objects.requireNonNull(v, () -> "setup value of " + k)));
         this.setupConfig = Collections.unmodifiableMap(setup);
         this.numWorkers = numWorkers;
-        this.perOpWorkers = Collections.unmodifiableMap(new EnumMap<>(perOpWorkers));
+        EnumMap<Lane, Integer> lanes = new EnumMap<>(Lane.class);
+        lanes.putAll(perOpWorkers);
+        this.perOpWorkers = Collections.unmodifiableMap(lanes);
         this.replicateConfig = Objects.requireNonNull(replicateConfig, "replicateConfig");
         this.eviction = eviction;
         this.rpcTimeout = Objects.requireNonNull(rpcTimeout, "rpcTimeout");

@@ -190,6 +190,8 @@ class MooncakeStoreConfigTest {
         assertThat(config.setupConfig()).containsExactly(Map.entry("local_hostname", "a"));
         assertThat(config.perOpWorkers()).containsExactly(Map.entry(Lane.LOAD, 2));
         assertThatThrownBy(() -> config.setupConfig().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(new MooncakeStoreConfig(Map.of(), 1, Map.of(), ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5), false)
+                .perOpWorkers()).isEmpty();
 
         Map<String, Object> body = body("local_hostname", "a");
         MooncakeStoreConfig parsed = fromBody(body);
