@@ -24,13 +24,13 @@ import java.util.TreeMap;
  * splits it the way LMCache's {@code from_dict} does: every {@link MooncakeOption} is read and
  * checked here, the only place any value is checked, replica counts become the write-time
  * replicate config, and every other non-null key is forwarded to Mooncake's {@code setup_internal}
- * as a string. Messages keep LMCache's
- * wording and name the key and the value; {@link AdapterSettings#error} places them at the key.
+ * as a string. Messages keep LMCache's wording and name the key and the value;
+ * {@link AdapterSettings#error} places them at the key.
  */
 final class MooncakeStoreConfigParser {
     /** A guard against a typo creating thousands of threads. */
-    static final int MAX_WORKERS = 1024;
-    static final long MAX_RPC_TIMEOUT_MS = Duration.ofMinutes(10).toMillis();
+    private static final int MAX_WORKERS = 1024;
+    private static final long MAX_RPC_TIMEOUT_MS = Duration.ofMinutes(10).toMillis();
     /** The declaration's type, which the host reads; never forwarded. */
     private static final String TYPE_KEY = "type";
     /** Keys Mooncake would silently ignore, mapped to the key the user meant. */
