@@ -1,4 +1,4 @@
-package io.kvtier.host;
+package io.kvtier.hostlib;
 
 import com.kenai.jffi.MemoryIO;
 import io.kvtier.spi.L1MemoryDesc;
