@@ -15,8 +15,9 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "run", description = {
-        "Run the workload on every instance: store chunks from L1, look them up with keys known to be missing,",
-        "load them into fresh L1 slices and verify them byte for byte, delete them, look them up again.",
+        "Run the workload on every instance and verify every chunk.",
+        "It stores chunks from L1, looks them up with keys known to be missing, loads them into fresh L1",
+        "slices and verifies them byte for byte, deletes them, and looks them up again.",
         "Exits 0 only if every chunk verified and every missing key was reported missing."})
 final class RunCommand implements Callable<Integer> {
     @Spec
