@@ -97,6 +97,8 @@ class BadInputCorpusTest {
         write("object-list.conf", "kvtier.l2.adapters { type = memory }\n");
         write("no-list.conf", "kvtier { }\n");
         write("empty.conf", "");
+        write("empty-list.conf", "kvtier.l2.adapters = []\n");
+        write("empty-list-late.conf", "master = \"m:1\"\nkvtier.l2.adapters = [\n]\n");
         write("entry-number.conf", "kvtier.l2.adapters = [\n  42\n]\n");
         write("entry-string.conf", "kvtier.l2.adapters = [\n  \"memory\"\n]\n");
         write("entry-list.conf", "kvtier.l2.adapters = [\n  [ memory ]\n]\n");
@@ -189,6 +191,11 @@ class BadInputCorpusTest {
         rows.add(file("object-list.conf", ":1: 'kvtier.l2.adapters' must be a list, got object"));
         rows.add(file("no-list.conf", ": missing list 'kvtier.l2.adapters'"));
         rows.add(file("empty.conf", ": missing list 'kvtier.l2.adapters'"));
+        rows.add(file("empty-list.conf", ":1: 'kvtier.l2.adapters' is empty: declare at least one adapter"));
+        rows.add(file("empty-list-late.conf", ":2: 'kvtier.l2.adapters' is empty: declare at least one adapter"));
+        rows.add(bad(USAGE, "{dir}/empty-list.conf:1: 'kvtier.l2.adapters' is empty", "run", "-c", "{dir}/empty-list.conf"));
+        rows.add(bad(USAGE, "{dir}/empty-list.conf:1: 'kvtier.l2.adapters' is empty", "run", "-c", "{dir}/empty-list.conf",
+                "--l2-adapter", "{\"type\":\"memory\"}"));
         rows.add(file("entry-number.conf", ":2: expected an object, got number"));
         rows.add(file("entry-string.conf", ":2: expected an object, got string"));
         rows.add(file("entry-list.conf", ":2: expected an object, got array"));

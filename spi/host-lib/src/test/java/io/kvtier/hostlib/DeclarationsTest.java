@@ -139,6 +139,9 @@ class DeclarationsTest {
                 .hasMessage(file + ":2: '{' is never closed");
         Files.writeString(file, "kvtier.l2.adapters = [\n  42\n]\n");
         assertThatThrownBy(() -> Declarations.fromHoconFile(file)).hasMessage(file + ":2: expected an object, got number");
+        Files.writeString(file, "# nothing yet\nkvtier.l2.adapters = []\n");
+        assertThatThrownBy(() -> Declarations.fromHoconFile(file)).isInstanceOf(DeclarationException.class)
+                .hasMessage(file + ":2: 'kvtier.l2.adapters' is empty: declare at least one adapter");
         Files.writeString(file, "kvtier { }\n");
         assertThatThrownBy(() -> Declarations.fromHoconFile(file)).hasMessage(file + ": missing list 'kvtier.l2.adapters'");
         assertThatThrownBy(() -> Declarations.fromHoconFile(dir.resolve("nope.conf"))).hasMessageEndingWith("nope.conf: no such file");
