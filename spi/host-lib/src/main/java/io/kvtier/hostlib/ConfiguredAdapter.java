@@ -60,6 +60,7 @@ public final class ConfiguredAdapter<C> {
         return reference.unknownKeys(settings.declaredKeys()).stream()
                 .map(key -> settings.locate(List.of(key)) + " ('" + declaration.type() + "'): unknown key '" + key
                         + "': neither an option of " + declaration.type() + " nor a documented pass-through"
+                        + reference.closestKey(key).map(known -> "; did you mean '" + known + "'?").orElse("")
                         + " (see: kvtier adapters " + declaration.type() + ")")
                 .toList();
     }

@@ -184,6 +184,13 @@ class DeclarationsTest {
                 Declarations.fromHoconString("kvtier.l2.adapters = [ {\n  type = echo\n  forwarded = x\n  sise = 5\n} ]",
                         "typo.conf")));
         assertThat(configured.get(0).warnings()).containsExactly("typo.conf:4 ('echo'): unknown key 'sise': "
+                + "neither an option of echo nor a documented pass-through; did you mean 'size'? (see: kvtier adapters echo)");
+    }
+
+    @Test
+    void anUnknownKeyFarFromEveryDocumentedKeyGetsNoSuggestion() {
+        List<ConfiguredAdapter<?>> configured = Declarations.configure(registry, fromFlags("{\"type\":\"echo\",\"zzz\":1}"));
+        assertThat(configured.get(0).warnings()).containsExactly("--l2-adapter #1, column 16 ('echo'): unknown key 'zzz': "
                 + "neither an option of echo nor a documented pass-through (see: kvtier adapters echo)");
     }
 
