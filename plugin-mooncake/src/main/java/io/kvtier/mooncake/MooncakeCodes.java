@@ -8,6 +8,7 @@ import java.util.Map;
  */
 final class MooncakeCodes {
     static final long INTERNAL_ERROR = -1;
+    static final long NO_AVAILABLE_HANDLE = -200;
     static final long INVALID_PARAMS = -600;
     static final long REPLICA_IS_NOT_READY = -703;
     static final long OBJECT_NOT_FOUND = -704;
@@ -73,9 +74,12 @@ final class MooncakeCodes {
         return Kind.PERMANENT;
     }
 
-    /** {@code NAME (code)}, or the bare code when Mooncake has no name for it here. */
+    /** {@code NAME (code)}, or the bare code when Mooncake has no name for it here; a hint where the cause is known. */
     static String describe(long code) {
         String name = NAMES.get(code);
-        return name == null ? Long.toString(code) : name + " (" + code + ")";
+        String described = name == null ? Long.toString(code) : name + " (" + code + ")";
+        return code == NO_AVAILABLE_HANDLE
+                ? described + ": no segment has room for it; is any client contributing global_segment_size?"
+                : described;
     }
 }
