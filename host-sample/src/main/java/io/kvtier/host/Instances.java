@@ -1,6 +1,7 @@
 package io.kvtier.host;
 
 import com.codahale.metrics.MetricRegistry;
+import io.kvtier.hostlib.ConfigValues;
 import io.kvtier.hostlib.ConfiguredAdapter;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.L2Adapter;
@@ -22,8 +23,9 @@ public final class Instances implements AutoCloseable {
         public Optional<String> capacityWarning(long needed, String what, String consequence) {
             long capacity = adapter.usage().capacityBytes();
             if (capacity > 0 && needed > capacity) {
-                return Optional.of("kvtier: warning: " + name() + " holds " + capacity + " bytes, less than " + what
-                        + " (" + needed + "): " + consequence);
+                return Optional.of("kvtier: warning: " + name() + " holds "
+                        + ConfigValues.readableBytes(capacity) + ", less than " + what + " ("
+                        + ConfigValues.readableBytes(needed) + "): " + consequence);
             }
             return Optional.empty();
         }

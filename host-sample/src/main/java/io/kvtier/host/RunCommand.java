@@ -60,8 +60,8 @@ final class RunCommand implements Callable<Integer> {
         long needed = Workload.l1BytesNeeded(options);
         long l1Bytes = l1Size == null ? needed : ConfigValues.bytes(l1Size, "--l1-size");
         if (l1Bytes < needed) {
-            throw new IllegalArgumentException("--l1-size " + l1Size + " is too small: the workload needs " + needed
-                    + " bytes for --chunks " + chunks + " --chunk-size " + chunkSize);
+            throw new IllegalArgumentException("--l1-size " + l1Size + " is too small: the workload needs "
+                    + ConfigValues.readableBytes(needed) + " for --chunks " + chunks + " --chunk-size " + chunkSize);
         }
         List<ConfiguredAdapter<?>> configured = declarations.configure(Main.registry(err));
         MetricRegistry metrics = new MetricRegistry();

@@ -404,7 +404,10 @@ class BadInputCorpusTest {
         rows.add(bad(USAGE, "--l1-size: No number in size-in-bytes value 'big'", "run", "--l1-size", "big"));
         rows.add(bad(USAGE, "--l1-size 1 MiB is too small: the workload needs", "run", "--chunks", "8", "--l1-size", "1 MiB"));
         rows.add(bad(USAGE, "Unknown options: '--chunk', '5'", "run", "--chunk", "5"));
-        rows.add(bad(FAILED, "warning: memory-0 holds 8192 bytes, less than --chunks x --chunk-size (32768)", "run",
+        rows.add(bad(FAILED, "cannot allocate an L1 arena of 1.86 PiB", "run", "--chunks", "1000000000"));
+        rows.add(bad(USAGE, "--l1-size 1 MiB is too small: the workload needs 16 MiB for --chunks 8", "run", "--chunks", "8",
+                "--l1-size", "1 MiB"));
+        rows.add(bad(FAILED, "warning: memory-0 holds 8 KiB, less than --chunks x --chunk-size (32 KiB)", "run",
                 "--chunks", "8", "--chunk-size", "4 KiB", "--batch", "4", "--l2-adapter", "{\"type\":\"memory\",\"capacity\":\"8 KiB\"}"));
 
         // put and get: the file, the size, the instance.
