@@ -114,7 +114,9 @@ public final class ConfiguredAdapter<C> {
 
     /**
      * @throws ConfigurationException when the provider rejects the configuration in this context
-     * @throws IllegalStateException  when the provider fails with an IllegalArgumentException of another kind, or an Error
+     * @throws IllegalStateException  when the provider fails with an IllegalArgumentException of another kind, or an Error;
+     *                                or when the instance cannot start (its master is down, say), naming the instance
+     *                                and where it is declared, with the provider's exception as the cause
      */
     public L2Adapter create(AdapterContext context) {
         try {
@@ -127,6 +129,9 @@ public final class ConfiguredAdapter<C> {
             throw incomplete(declaration, provider, e);
         } catch (Error e) {
             throw providerFailure(declaration, "creating an instance of", e);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(declaration.source() + " ('" + declaration.type() + "'): instance '"
+                    + declaration.name() + "' could not be created: " + (e.getMessage() == null ? e : e.getMessage()), e);
         }
     }
 }
