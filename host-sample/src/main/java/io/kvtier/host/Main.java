@@ -20,7 +20,7 @@ import picocli.CommandLine;
 @Command(name = "kvtier", mixinStandardHelpOptions = true, version = "kvtier 0.1.0", scope = ScopeType.INHERIT,
         description = "A pluggable KV-cache storage host: runs L2 adapters declared in HOCON or JSON.",
         subcommands = {AdaptersCommand.class, ValidateCommand.class, KeyCommand.class, RunCommand.class,
-                PutCommand.class, GetCommand.class, SoakCommand.class, HelpCommand.class})
+                PutCommand.class, GetCommand.class, SoakCommand.class, ServeCommand.class, HelpCommand.class})
 public final class Main implements Runnable {
     public static final int OK = 0;
     public static final int FAILED = 1;

@@ -194,6 +194,10 @@ class BadInputCorpusTest {
         rows.add(file("empty-list.conf", ":1: 'kvtier.l2.adapters' is empty: declare at least one adapter"));
         rows.add(file("empty-list-late.conf", ":2: 'kvtier.l2.adapters' is empty: declare at least one adapter"));
         rows.add(bad(USAGE, "{dir}/empty-list.conf:1: 'kvtier.l2.adapters' is empty", "run", "-c", "{dir}/empty-list.conf"));
+        rows.add(bad(USAGE, "{dir}/empty-list.conf:1: 'kvtier.l2.adapters' is empty", "serve", "-c", "{dir}/empty-list.conf"));
+        rows.add(bad(USAGE, "{dir}/type-unknown.conf:2: unknown adapter type 'fs'", "serve", "-c", "{dir}/type-unknown.conf"));
+        rows.add(bad(USAGE, "Invalid JSON for --l2-adapter #1, column 2: ", "serve", "--l2-adapter", "{oops"));
+        rows.add(bad(USAGE, "Unknown options: '--port', '1'", "serve", "--port", "1"));
         rows.add(bad(USAGE, "{dir}/empty-list.conf:1: 'kvtier.l2.adapters' is empty", "run", "-c", "{dir}/empty-list.conf",
                 "--l2-adapter", "{\"type\":\"memory\"}"));
         rows.add(file("entry-number.conf", ":2: expected an object, got number"));
