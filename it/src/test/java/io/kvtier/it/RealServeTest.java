@@ -34,8 +34,10 @@ class RealServeTest {
             assertThat(nowhere.err()).contains("NO_AVAILABLE_HANDLE (-200): no segment has room for it; "
                     + "is any client contributing global_segment_size?").hasLineCount(1);
 
+            long start = System.nanoTime();
             try (ServingHost node = ServingHost.start(host, "-c", "conf/mooncake-node.conf")) {
                 assertThat(node.firstLine()).isEqualTo("serving mooncake-node");
+                long ready = System.nanoTime();
                 HostProcess.Result put = host.kvtier(args(List.of("put", "-c", "conf/mooncake-client.conf", "--in",
                         in.toString()), key));
                 assertThat(put.exit()).as(put.err()).isZero();
@@ -45,9 +47,13 @@ class RealServeTest {
                 assertThat(get.exit()).as(get.err()).isZero();
                 assertThat(Files.readAllBytes(out)).isEqualTo(bytes);
 
+                long stopping = System.nanoTime();
                 ServingHost.Stopped stopped = node.stop("TERM");
                 assertThat(stopped.exit()).as(stopped.err()).isZero();
                 assertThat(stopped.rest()).isEmpty();
+                System.out.printf("[serve] node serving %d ms after start; put and get in two processes %d ms; "
+                        + "stopped %d ms after SIGTERM%n", (ready - start) / 1_000_000, (stopping - ready) / 1_000_000,
+                        (System.nanoTime() - stopping) / 1_000_000);
             }
         }
     }
