@@ -4,6 +4,8 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.jmx.JmxReporter;
 import io.kvtier.hostlib.ConfigValues;
 import io.kvtier.hostlib.ConfiguredAdapter;
+import io.kvtier.hostlib.Instances;
+import io.kvtier.hostlib.L1Arena;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

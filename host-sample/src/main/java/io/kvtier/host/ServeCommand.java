@@ -2,6 +2,8 @@ package io.kvtier.host;
 
 import com.codahale.metrics.MetricRegistry;
 import io.kvtier.hostlib.ConfiguredAdapter;
+import io.kvtier.hostlib.Instances;
+import io.kvtier.hostlib.L1Arena;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;

@@ -32,7 +32,7 @@ class PluginFailuresTest {
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err().lines()).singleElement().asString()
                 .startsWith("kvtier: two adapter providers declare the type 'memory': "
-                        + "io.kvtier.host.memory.MemoryAdapterProvider in ")
+                        + "io.kvtier.memory.MemoryAdapterProvider in ")
                 .contains(", and io.kvtier.host.BadProviders$SecondMemory in " + dir.resolve("SecondMemory/SecondMemory.jar"));
     }
 

@@ -5,16 +5,21 @@ import io.kvtier.mooncake.NativeAbi.MooncakeNative;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.ErrorKind;
+import io.kvtier.spi.Health;
+import io.kvtier.spi.KeyError;
 import io.kvtier.spi.L1MemoryDesc;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterListener;
 import io.kvtier.spi.ObjectKey;
 import io.kvtier.toolkit.BatchOutcome;
+import io.kvtier.toolkit.Batches;
 import io.kvtier.toolkit.KeyLocks;
 import io.kvtier.toolkit.UsageTracker;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import io.kvtier.mooncake.MooncakeCodes.Kind;
 import java.util.ArrayList;
@@ -60,6 +65,8 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     private final CallerThreadCalls callerThreadCalls = new CallerThreadCalls();
     private final MasterHealth health;
     private volatile boolean closed;
+    /** Set before {@link #closed}, so that a reader who sees {@code closed} sees it. */
+    private volatile Health closedHealth;
 
     /**
      * Acquires what this adapter owns, in order: the native client, the L1 registration (when
@@ -103,15 +110,15 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         }
     }
 
-    private void healthChanged(boolean healthy, String reason) {
-        LOG.log(healthy ? Level.INFO : Level.WARNING, "mooncake_store adapter ''{0}'' is {1}: {2}",
-                new Object[] {name, healthy ? "healthy again" : "unhealthy, failing batches fast", reason});
-        usage.reportHealth(healthy, reason);
+    private void healthChanged(Health health) {
+        LOG.log(health.healthy() ? Level.INFO : Level.WARNING, "mooncake_store adapter ''{0}'' is {1}: {2}",
+                new Object[] {name, health.healthy() ? "healthy again" : "unhealthy, failing batches fast", health.reason()});
+        usage.reportHealth(health);
     }
 
     @Override
     public CompletableFuture<BatchResult> store(List<ObjectKey> keys, List<L1Slice> objects) {
-        L2Adapter.requireSameSize(keys, objects);
+        Batches.requireSameSize(keys, objects);
         CheckedBuffers batch = CheckedBuffers.of(objects, bufferCheck);
         return submit(Lane.STORE, metrics.store, keys, () -> doStore(keys, batch));
     }
@@ -121,6 +128,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         batch.reportRejections(outcome);
         List<ObjectKey> stored = new ArrayList<>(batch.nativeCount());
         List<Long> storedSizes = new ArrayList<>(batch.nativeCount());
+        List<Integer> storedAt = new ArrayList<>(batch.nativeCount());
         long bytes = 0;
         if (batch.nativeCount() > 0) {
             long[] rc;
@@ -133,18 +141,22 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             for (int j = 0; j < rc.length; j++) {
                 int i = batch.nativeIndices()[j];
                 if (rc[j] == 0) {
-                    outcome.ok(i);
+                    storedAt.add(i);
                     stored.add(keys.get(i));
                     storedSizes.add(batch.sizes()[j]);
                     bytes += batch.sizes()[j];
                 } else {
-                    outcome.error(i, "Mooncake batch_put_from failed for key " + keys.get(i) + ": "
-                            + MooncakeCodes.describe(rc[j]));
+                    outcome.error(i, MooncakeCodes.keyError(rc[j], "Mooncake batch_put_from failed for key " + keys.get(i)));
                 }
             }
         }
         // A re-stored key is reported to listeners with size 0 and adds no bytes, as in LMCache.
-        long newBytes = usage.recordStored(stored, storedSizes);
+        long[] newBytesPerKey = usage.recordStoredPerKey(stored, storedSizes);
+        long newBytes = 0;
+        for (int k = 0; k < newBytesPerKey.length; k++) {
+            outcome.ok(storedAt.get(k), newBytesPerKey[k]);
+            newBytes += newBytesPerKey[k];
+        }
         metrics.bytesStored.mark(bytes);
         metrics.errors.inc(outcome.errors());
         return outcome.build(newBytes);
@@ -175,7 +187,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
                 outcome.missing(i);
                 misses++;
             } else {
-                outcome.error(i, "Mooncake batchIsExist failed for key " + keys.get(i) + ": " + MooncakeCodes.describe(rc[i]));
+                outcome.error(i, MooncakeCodes.keyError(rc[i], "Mooncake batchIsExist failed for key " + keys.get(i)));
             }
         }
         metrics.hits.inc(hits);
@@ -191,7 +203,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
 
     @Override
     public CompletableFuture<BatchResult> load(List<ObjectKey> keys, List<L1Slice> objects) {
-        L2Adapter.requireSameSize(keys, objects);
+        Batches.requireSameSize(keys, objects);
         CheckedBuffers batch = CheckedBuffers.of(objects, bufferCheck);
         return submit(Lane.LOAD, metrics.load, keys, () -> doLoad(keys, batch));
     }
@@ -215,18 +227,17 @@ public final class MooncakeStoreAdapter implements L2Adapter {
                 int i = batch.nativeIndices()[j];
                 long expected = batch.sizes()[j];
                 if (rc[j] == expected) {
-                    outcome.ok(i);
+                    outcome.ok(i, expected);
                     loaded.add(keys.get(i));
                     bytes += expected;
                 } else if (rc[j] == MooncakeCodes.OBJECT_NOT_FOUND) {
                     outcome.missing(i);
                 } else if (rc[j] >= 0) {
                     // Mooncake accepts a buffer larger than the object; the tail would be stale.
-                    outcome.error(i, (rc[j] < expected ? "short read" : "oversized read") + " for key " + keys.get(i)
-                            + ": Mooncake returned " + rc[j] + " bytes, expected " + expected);
+                    outcome.error(i, KeyError.of(ErrorKind.PERMANENT, (rc[j] < expected ? "short read" : "oversized read")
+                            + " for key " + keys.get(i) + ": Mooncake returned " + rc[j] + " bytes, expected " + expected));
                 } else {
-                    outcome.error(i, "Mooncake batch_get_into failed for key " + keys.get(i) + ": "
-                            + MooncakeCodes.describe(rc[j]));
+                    outcome.error(i, MooncakeCodes.keyError(rc[j], "Mooncake batch_get_into failed for key " + keys.get(i)));
                 }
             }
         }
@@ -299,7 +310,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
                 // Mooncake may have evicted it on its own: stop counting its bytes too.
                 gone.add(keys.get(i));
             } else {
-                outcome.error(i, "Mooncake batchRemove failed for key " + keys.get(i) + ": " + MooncakeCodes.describe(rc[i]));
+                outcome.error(i, MooncakeCodes.keyError(rc[i], "Mooncake batchRemove failed for key " + keys.get(i)));
             }
         }
         usage.recordDeleted(gone);
@@ -367,12 +378,17 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     }
 
     @Override
+    public Health health() {
+        return closed ? closedHealth : health.health();
+    }
+
+    @Override
     public Map<String, Object> status() {
         Map<String, Object> status = new LinkedHashMap<>();
-        boolean healthy = !closed && health.healthy();
-        status.put("is_healthy", healthy);
-        if (!healthy) {
-            status.put("unhealthy_reason", closed ? "closed" : health.reason());
+        Health now = health();
+        status.put("is_healthy", now.healthy());
+        if (!now.healthy()) {
+            status.put("unhealthy_reason", now.reason());
         }
         status.put("type", TYPE);
         status.put("instance", name);
@@ -407,6 +423,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             if (closed) {
                 return;
             }
+            closedHealth = Health.unhealthy("closed", Instant.now());
             closed = true;
         }
         callerThreadCalls.shut();
@@ -425,7 +442,10 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     }
 
     private void finishClose() {
-        boolean drained = awaitNativeCalls() && stopHealth();
+        // Both always run: a probe that kept going after close() would call listeners on a leaked client.
+        boolean callsReturned = awaitNativeCalls();
+        boolean probeReturned = stopHealth();
+        boolean drained = callsReturned && probeReturned;
         inFlight.forEach(task -> task.fail(closedError()));
         if (drained) {
             registration.close();

@@ -2,12 +2,12 @@ package io.kvtier.host.soak;
 
 import com.codahale.metrics.MetricRegistry;
 import io.kvtier.host.DeclarationOptions;
-import io.kvtier.host.Instances;
-import io.kvtier.host.L1Arena;
 import io.kvtier.host.L1Options;
 import io.kvtier.host.Main;
 import io.kvtier.hostlib.ConfigValues;
 import io.kvtier.hostlib.ConfiguredAdapter;
+import io.kvtier.hostlib.Instances;
+import io.kvtier.hostlib.L1Arena;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -31,7 +31,7 @@ public final class ConfiguredAdapter<C> {
                                           Optional<AdapterReference> reference) {
         DeclaredSettings settings = reference.map(declaration.settings()::withDefaults).orElse(declaration.settings());
         List<String> warnings = reference.map(r -> unknownKeyWarnings(declaration, r)).orElse(List.of());
-        try {
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(provider.getClass().getClassLoader())) {
             return new ConfiguredAdapter<>(declaration, provider, provider.parseConfig(settings), warnings);
         } catch (ConfigurationException e) {
             throw locatedAtTheDeclaration(declaration, e);
@@ -90,12 +90,17 @@ public final class ConfiguredAdapter<C> {
         return warnings;
     }
 
+    /** The plugin's class loader: the one its provider was loaded by. */
+    public ClassLoader classLoader() {
+        return provider.getClass().getClassLoader();
+    }
+
     public C config() {
         return config;
     }
 
     public Map<String, Object> describe() {
-        try {
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(classLoader())) {
             return provider.describe(config);
         } catch (LinkageError e) {
             throw incomplete(declaration, provider, e);
@@ -119,7 +124,7 @@ public final class ConfiguredAdapter<C> {
      *                                and where it is declared, with the provider's exception as the cause
      */
     public L2Adapter create(AdapterContext context) {
-        try {
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(classLoader())) {
             return provider.create(config, context);
         } catch (ConfigurationException e) {
             throw locatedAtTheDeclaration(declaration, e);

@@ -195,6 +195,20 @@ public final class Declarations {
         return declarations;
     }
 
+    /**
+     * The declarations of {@code files} (HOCON, in order), then of {@code jsonFlags} (one JSON object
+     * each), named and parsed by their providers in {@code registry}. Each one's {@link
+     * ConfiguredAdapter#warnings()} are for the host to show.
+     */
+    public static List<ConfiguredAdapter<?>> load(L2AdapterRegistry registry, List<Path> files, List<String> jsonFlags) {
+        List<Entry> entries = new ArrayList<>();
+        for (Path file : files) {
+            entries.addAll(fromHoconFile(file));
+        }
+        entries.addAll(fromJsonFlags(jsonFlags));
+        return configure(registry, resolve(entries));
+    }
+
     /** Parses every declaration with its provider. */
     public static List<ConfiguredAdapter<?>> configure(L2AdapterRegistry registry, List<AdapterDeclaration> declarations) {
         List<ConfiguredAdapter<?>> configured = new ArrayList<>();

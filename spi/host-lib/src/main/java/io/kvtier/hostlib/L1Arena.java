@@ -1,7 +1,6 @@
-package io.kvtier.host;
+package io.kvtier.hostlib;
 
 import com.kenai.jffi.MemoryIO;
-import io.kvtier.hostlib.ConfigValues;
 import io.kvtier.spi.L1MemoryDesc;
 import io.kvtier.spi.L1Slice;
 import java.util.ArrayList;
