@@ -6,13 +6,18 @@ import io.kvtier.spi.ConfigurationException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine;
 
-/** The kvtier sample host. Exit codes: 0 success, 1 runtime or verification failure, 2 usage or configuration error. */
-@Command(name = "kvtier", mixinStandardHelpOptions = true, version = "kvtier 0.1.0",
+/**
+ * The kvtier sample host. Exit codes: 0 success, 1 runtime or verification failure, 2 usage or configuration error.
+ * Every subcommand inherits -h/--help and -V/--version from here.
+ */
+@Command(name = "kvtier", mixinStandardHelpOptions = true, version = "kvtier 0.1.0", scope = ScopeType.INHERIT,
         description = "A pluggable KV-cache storage host: runs L2 adapters declared in HOCON or JSON.",
         subcommands = {AdaptersCommand.class, ValidateCommand.class, KeyCommand.class, RunCommand.class,
-                PutCommand.class, GetCommand.class, SoakCommand.class})
+                PutCommand.class, GetCommand.class, SoakCommand.class, ServeCommand.class, HelpCommand.class})
 public final class Main implements Runnable {
     public static final int OK = 0;
     public static final int FAILED = 1;

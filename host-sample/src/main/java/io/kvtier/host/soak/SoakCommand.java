@@ -23,7 +23,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "soak", mixinStandardHelpOptions = true, description = {
+@Command(name = "soak", description = {
         "Run a long mixed workload (store, lookup, load, delete) on every instance and check every answer: "
                 + "each load byte for byte against the version last stored, each miss against what was stored.",
         "Exits 0 only if nothing was corrupted and nothing was lost outside a fault window."})

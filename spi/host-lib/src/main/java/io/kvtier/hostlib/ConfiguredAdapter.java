@@ -60,6 +60,7 @@ public final class ConfiguredAdapter<C> {
         return reference.unknownKeys(settings.declaredKeys()).stream()
                 .map(key -> settings.locate(List.of(key)) + " ('" + declaration.type() + "'): unknown key '" + key
                         + "': neither an option of " + declaration.type() + " nor a documented pass-through"
+                        + reference.closestKey(key).map(known -> "; did you mean '" + known + "'?").orElse("")
                         + " (see: kvtier adapters " + declaration.type() + ")")
                 .toList();
     }
@@ -118,7 +119,9 @@ public final class ConfiguredAdapter<C> {
 
     /**
      * @throws ConfigurationException when the provider rejects the configuration in this context
-     * @throws IllegalStateException  when the provider fails with an IllegalArgumentException of another kind, or an Error
+     * @throws IllegalStateException  when the provider fails with an IllegalArgumentException of another kind, or an Error;
+     *                                or when the instance cannot start (its master is down, say), naming the instance
+     *                                and where it is declared, with the provider's exception as the cause
      */
     public L2Adapter create(AdapterContext context) {
         try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(classLoader())) {
@@ -131,6 +134,9 @@ public final class ConfiguredAdapter<C> {
             throw incomplete(declaration, provider, e);
         } catch (Error e) {
             throw providerFailure(declaration, "creating an instance of", e);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(declaration.source() + " ('" + declaration.type() + "'): instance '"
+                    + declaration.name() + "' could not be created: " + (e.getMessage() == null ? e : e.getMessage()), e);
         }
     }
 }

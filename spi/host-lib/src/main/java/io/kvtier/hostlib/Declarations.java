@@ -88,6 +88,11 @@ public final class Declarations {
             throw new DeclarationException(Origins.where(list.origin()),
                     "'" + ADAPTERS_PATH + "' must be a list, got " + Json.typeName(list.unwrapped()));
         }
+        if (config.getList(ADAPTERS_PATH).isEmpty()) {
+            // A host run over no instance would pass every check while testing nothing.
+            throw new DeclarationException(Origins.where(list.origin()),
+                    "'" + ADAPTERS_PATH + "' is empty: declare at least one adapter");
+        }
         List<Entry> entries = new ArrayList<>();
         for (ConfigValue item : config.getList(ADAPTERS_PATH)) {
             String source = Origins.where(item.origin());

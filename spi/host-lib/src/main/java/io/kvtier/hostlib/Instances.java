@@ -28,8 +28,9 @@ public final class Instances implements AutoCloseable {
         public Optional<String> capacityWarning(long needed, String what, String consequence) {
             long capacity = adapter.usage().capacityBytes();
             if (capacity > 0 && needed > capacity) {
-                return Optional.of("kvtier: warning: " + name() + " holds " + capacity + " bytes, less than " + what
-                        + " (" + needed + "): " + consequence);
+                return Optional.of("kvtier: warning: " + name() + " holds "
+                        + ByteSizes.readable(capacity) + ", less than " + what + " ("
+                        + ByteSizes.readable(needed) + "): " + consequence);
             }
             return Optional.empty();
         }
