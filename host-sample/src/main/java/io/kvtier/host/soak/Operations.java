@@ -194,11 +194,14 @@ final class Operations {
      */
     private BatchResult call(Target target, Op op, int keyCount, Supplier<CompletableFuture<BatchResult>> submit) {
         BatchResult result;
+        long start = target.waits.begin();
         try {
             result = submit.get().join();
         } catch (RuntimeException e) {
             error(target, op, keyCount, ErrorCause.of(e));
             return null;
+        } finally {
+            target.waits.end(start);
         }
         if (result.size() != keyCount) {
             error(target, op, keyCount, "adapter answered " + result.size() + " results for " + keyCount + " keys");
