@@ -94,7 +94,9 @@ final class ClusterScenario {
         }
     }
 
-    record Result(Plan plan, double faultAt, double healAt, double endAt, Map<Client, ClientResult> clients) {
+    /** @param loadAverage the machine's 1-minute load average at the start and the end (other work skews the figures) */
+    record Result(Plan plan, double faultAt, double healAt, double endAt, Map<Client, ClientResult> clients,
+                  String loadAverage) {
         ClientResult client(Client client) {
             return clients.get(client);
         }
@@ -109,8 +111,8 @@ final class ClusterScenario {
                         plan.name(), client.name().toLowerCase(), r.longestWaitMs(), r.before(), r.during(), r.after(),
                         r.recoverySeconds() == null ? "never" : String.format("%.0f s", r.recoverySeconds()),
                         r.errorsByKind(), r.errorsByOperation(), r.corrupted(), r.lost(), r.missingAfterFault(), r.endedHow()));
-                StringBuilder windows = new StringBuilder(String.format("[cluster] %s, %s: ops/s every 5 s (fault %.0f-%.0f s):",
-                        plan.name(), client.name().toLowerCase(), faultAt, healAt));
+                StringBuilder windows = new StringBuilder(String.format("[cluster] %s, %s: ops/s every 5 s (fault %.0f-%.0f s, "
+                                + "load average %s):", plan.name(), client.name().toLowerCase(), faultAt, healAt, loadAverage));
                 for (double from = 0; from < endAt; from += 5) {
                     windows.append(String.format(" %.0f", r.mean(from, from + 5)));
                 }
@@ -149,6 +151,7 @@ final class ClusterScenario {
             nodes.add(startNode(host, master));
         }
         Map<Client, Running> clients = new EnumMap<>(Client.class);
+        String loadAtStart = loadAverage();
         startNanos = System.nanoTime();
         for (Client client : plan.clients()) {
             clients.put(client, start(client, master));
@@ -177,7 +180,11 @@ final class ClusterScenario {
         for (Process node : nodes) {
             node.getOutputStream().close();
         }
-        return new Result(plan, faultAt, healAt, endAt, results);
+        return new Result(plan, faultAt, healAt, endAt, results, loadAtStart + " to " + loadAverage());
+    }
+
+    private static String loadAverage() throws IOException {
+        return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
     }
 
     private Process startNode(int host, String master) throws IOException {
@@ -203,7 +210,7 @@ final class ClusterScenario {
             command.addAll(List.of(KVTIER.toString(), "soak", "--duration", duration + "s", "--progress-interval", "1s",
                     "--json", "--threads", Integer.toString(plan.threads()), "--batch", Integer.toString(plan.batch()),
                     "--chunk-size", Integer.toString(plan.chunkSize()), "--keys", Integer.toString(plan.keys()),
-                    "--fault-settle", "5s", "--l2-adapter", declaration));
+                    "--fault-settle", "5s", "--marks-from-stdin", "--l2-adapter", declaration));
         } else {
             command.addAll(List.of(RAW_BENCH.toString(), "soak", "--master", master, "--hostname", cluster.address(RAW_HOST),
                     "--duration", Long.toString(duration), "--threads", Integer.toString(plan.threads()),
@@ -286,13 +293,12 @@ final class ClusterScenario {
         }
     }
 
-    /** kvtier soak ends at SIGTERM, the raw one at EOF on stdin; both print their report then. */
+    /** kvtier soak ends at a {@code stop} line, the raw one at EOF on stdin; both print their report then. */
     private void stop(Running r) throws IOException {
         if (r.client() == Client.KVTIER) {
-            r.process().destroy();
-        } else {
-            r.process().getOutputStream().close();
+            r.process().getOutputStream().write("stop\n".getBytes(StandardCharsets.UTF_8));
         }
+        r.process().getOutputStream().close();
     }
 
     private ClientResult result(Running r, double begin, double faultAt, double healAt, double endAt) throws Exception {
@@ -303,7 +309,10 @@ final class ClusterScenario {
             r.process().destroyForcibly().waitFor();
             endedHow = "did NOT end within " + END_TIMEOUT.toSeconds() + " s of being told to (killed; report lost)";
         }
-        String report = r.stdout().get(10, TimeUnit.SECONDS).trim();
+        // Mooncake's RPC layer logs to stdout too: the report is the line that is a JSON object.
+        String report = r.stdout().get(10, TimeUnit.SECONDS).lines().filter(l -> l.startsWith("{\""))
+                .reduce((first, last) -> last).orElse("");
+        Files.writeString(logs.resolve(r.client().name().toLowerCase() + ".stdout"), r.stdout().get());
         long longest = r.seconds().stream().mapToLong(s -> Math.max(s.waitMaxMs(), s.waitingMs())).max().orElse(0);
         Map<String, Long> errors = new TreeMap<>();
         Map<String, Long> byOperation = new LinkedHashMap<>();
