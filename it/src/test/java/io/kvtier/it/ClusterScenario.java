@@ -24,8 +24,8 @@ import java.util.regex.Pattern;
 
 /**
  * A client workload on a cluster under one fault, and what it did: the longest time any batch
- * waited, batches per second before, during and after the fault, errors by kind, corrupted and
- * lost. The cluster: host 0 runs the master, hosts 1 to 3 storage nodes (kvtier_raw_bench node,
+ * waited, the throughput (MB/s stored and loaded OK) before, during and after the fault, errors
+ * by kind, corrupted and lost. The cluster: host 0 runs the master, hosts 1 to 3 storage nodes (kvtier_raw_bench node,
  * 512 MiB each), host 4 {@code kvtier soak} on a mooncake_store instance without a segment, host 5
  * Mooncake's own C client ({@code kvtier_raw_bench soak}) with the same workload. The fault hits
  * host 1 (host 0 for the master). Tests use {@link #run}; {@link #main} runs one from the shell
@@ -47,7 +47,7 @@ final class ClusterScenario {
 
     /** The same line from {@code kvtier soak --progress-interval 1s} and {@code kvtier_raw_bench soak}. */
     private static final Pattern PROGRESS = Pattern.compile("^\\[(?:soak|raw) (\\d+)s\\] \\S+  store ([\\d.]+) ops/s "
-            + "[\\d.]+ MB/s  lookup ([\\d.]+) ops/s  load ([\\d.]+) ops/s [\\d.]+ MB/s  delete ([\\d.]+) ops/s  errors (.*?)"
+            + "([\\d.]+) MB/s  lookup ([\\d.]+) ops/s  load ([\\d.]+) ops/s ([\\d.]+) MB/s  delete ([\\d.]+) ops/s  errors (.*?)"
             + "  wait max (\\d+) ms  waiting (\\d+) ms(.*)$");
     private static final Pattern ERROR_COUNT = Pattern.compile("=(\\d+)");
 
@@ -80,15 +80,26 @@ final class ClusterScenario {
         }
     }
 
-    /** One progress line; {@code at} is seconds since the runner started the clients. */
-    record Second(double at, double opsPerSecond, long waitMaxMs, long waitingMs, long errorsSoFar, boolean unhealthy) {}
+    /**
+     * One progress line; {@code at} is seconds since the runner started the clients. Batches per
+     * second count failed batches too (a batch that fails fast is quick); the MB/s of objects
+     * stored and loaded OK is the work done, and what the throughput figures are made of.
+     */
+    record Second(double at, double opsPerSecond, double okMbPerSecond, long waitMaxMs, long waitingMs, long errorsSoFar,
+                  boolean unhealthy) {}
 
-    /** What one client did. Windows are mean batches per second; recovery is seconds after the heal. */
+    /** What one client did. Windows are mean OK MB/s; recovery is seconds after the heal. */
     record ClientResult(Client client, List<Second> seconds, long longestWaitMs, Map<String, Long> errorsByKind,
                         Map<String, Long> errorsByOperation, long corrupted, long lost, long missingAfterFault,
                         double before, double during, double after, Double recoverySeconds, String endedHow) {
-        /** Mean batches per second over [from, to) seconds of the runner's clock. */
+        /** Mean OK MB/s over [from, to) seconds of the runner's clock. */
         double mean(double from, double to) {
+            return seconds.stream().filter(s -> s.at() >= from && s.at() < to).mapToDouble(Second::okMbPerSecond)
+                    .average().orElse(0);
+        }
+
+        /** Mean batches per second, failed ones included, over [from, to). */
+        double batches(double from, double to) {
             return seconds.stream().filter(s -> s.at() >= from && s.at() < to).mapToDouble(Second::opsPerSecond)
                     .average().orElse(0);
         }
@@ -105,16 +116,17 @@ final class ClusterScenario {
         List<String> lines() {
             List<String> lines = new ArrayList<>();
             clients.forEach((client, r) -> {
-                lines.add(String.format("[cluster] %s, %s: longest wait %d ms; ops/s before %.0f, during %.0f (from 5 s "
+                lines.add(String.format("[cluster] %s, %s: longest wait %d ms; OK MB/s before %.0f, during %.0f (from 5 s "
                                 + "after the fault), after %.0f (from 10 s after the heal); back to 80%% %s after the heal; "
                                 + "errors %s (by operation %s); corrupted %d, lost %d, missing after fault %d; %s",
                         plan.name(), client.name().toLowerCase(), r.longestWaitMs(), r.before(), r.during(), r.after(),
                         r.recoverySeconds() == null ? "never" : String.format("%.0f s", r.recoverySeconds()),
                         r.errorsByKind(), r.errorsByOperation(), r.corrupted(), r.lost(), r.missingAfterFault(), r.endedHow()));
-                StringBuilder windows = new StringBuilder(String.format("[cluster] %s, %s: ops/s every 5 s (fault %.0f-%.0f s, "
-                                + "load average %s):", plan.name(), client.name().toLowerCase(), faultAt, healAt, loadAverage));
+                StringBuilder windows = new StringBuilder(String.format("[cluster] %s, %s: every 5 s, OK MB/s / batches/s "
+                                + "(fault %.0f-%.0f s, load average %s):", plan.name(), client.name().toLowerCase(), faultAt, healAt,
+                        loadAverage));
                 for (double from = 0; from < endAt; from += 5) {
-                    windows.append(String.format(" %.0f", r.mean(from, from + 5)));
+                    windows.append(String.format(" %.0f/%.0f", r.mean(from, from + 5), r.batches(from, from + 5)));
                 }
                 lines.add(windows.toString());
             });
@@ -237,15 +249,16 @@ final class ClusterScenario {
                 Matcher m = PROGRESS.matcher(line);
                 if (m.find()) {
                     double ops = 0;
-                    for (int g = 2; g <= 5; g++) {
+                    for (int g : new int[] {2, 4, 5, 7}) {
                         ops += Double.parseDouble(m.group(g));
                     }
+                    double okMb = Double.parseDouble(m.group(3)) + Double.parseDouble(m.group(6));
                     long errors = 0;
-                    for (Matcher e = ERROR_COUNT.matcher(m.group(6)); e.find(); ) {
+                    for (Matcher e = ERROR_COUNT.matcher(m.group(8)); e.find(); ) {
                         errors += Long.parseLong(e.group(1));
                     }
-                    r.seconds().add(new Second(now(), ops, Long.parseLong(m.group(7)), Long.parseLong(m.group(8)), errors,
-                            m.group(9).contains("UNHEALTHY")));
+                    r.seconds().add(new Second(now(), ops, okMb, Long.parseLong(m.group(9)), Long.parseLong(m.group(10)), errors,
+                            m.group(11).contains("UNHEALTHY")));
                 }
             }
         } catch (IOException e) {
@@ -342,6 +355,10 @@ final class ClusterScenario {
             }
         }
         List<Second> seconds = List.copyOf(r.seconds());
+        StringBuilder csv = new StringBuilder("at_s,batches_per_s,ok_mb_per_s,wait_max_ms,waiting_ms,errors_so_far,unhealthy\n");
+        seconds.forEach(s -> csv.append(String.format("%.3f,%.0f,%.1f,%d,%d,%d,%b%n", s.at(), s.opsPerSecond(), s.okMbPerSecond(),
+                s.waitMaxMs(), s.waitingMs(), s.errorsSoFar(), s.unhealthy())));
+        Files.writeString(logs.resolve(r.client().name().toLowerCase() + ".seconds.csv"), csv);
         ClientResult partial = new ClientResult(r.client(), seconds, longest, errors, byOperation, corrupted, lost,
                 missingAfterFault, 0, 0, 0, null, endedHow);
         double before = partial.mean(begin + WARM_UP, faultAt);

@@ -50,10 +50,10 @@ class RealClusterFaultsTest {
 
     /** Throughput holds during the fault and comes back after the heal. */
     private static void throughputHolds(SoftAssertions soft, ClientResult r) {
-        soft.assertThat(r.before()).as("ops/s before the fault").isPositive();
-        soft.assertThat(r.during()).as("ops/s from 5 s after the cut, against %.0f before", r.before())
+        soft.assertThat(r.before()).as("OK MB/s before the fault").isPositive();
+        soft.assertThat(r.during()).as("OK MB/s from 5 s after the cut, against %.0f before", r.before())
                 .isGreaterThanOrEqualTo(0.7 * r.before());
-        soft.assertThat(r.recoverySeconds()).as("seconds after the heal until 80%% of %.0f ops/s", r.before())
+        soft.assertThat(r.recoverySeconds()).as("seconds after the heal until 80%% of %.0f MB/s", r.before())
                 .isNotNull().isLessThanOrEqualTo(10.0);
     }
 
@@ -75,7 +75,7 @@ class RealClusterFaultsTest {
         SoftAssertions soft = new SoftAssertions();
         bounded(soft, r);
         // A third of the keys live on the cut node; the rest must keep being served.
-        soft.assertThat(r.during()).as("ops/s from 5 s after the cut, against %.0f before", r.before())
+        soft.assertThat(r.during()).as("OK MB/s from 5 s after the cut, against %.0f before", r.before())
                 .isGreaterThanOrEqualTo(0.5 * r.before());
         soft.assertAll();
     }
