@@ -400,7 +400,7 @@ final class ClusterScenario {
         Fault fault = Fault.valueOf(args[0].toUpperCase().replace('-', '_'));
         Map<String, String> options = new LinkedHashMap<>(Map.of("--replicas", "2", "--before", "15", "--during", "20",
                 "--after", "15", "--flap", "5", "--batch-timeout-ms", "2000", "--clients", "kvtier,raw",
-                "--logs", Files.createTempDirectory("kvt-scenario").toString()));
+                "--logs", Files.createTempDirectory("kvtier-scenario-").toString()));
         for (int i = 1; i < args.length; i += 2) {
             if (!options.containsKey(args[i])) {
                 System.err.println("scenario: unknown option " + args[i]);

@@ -102,7 +102,7 @@ class RealClusterTest {
         awaitExit(masterPid, "the master after close()");
         assertThat(output("ip", "netns", "list")).as("namespaces after close()").doesNotContain("kvt-" + name + "-");
         assertThat(output("ip", "-o", "link")).as("links after close()").doesNotContain("kvt-" + name + "-");
-        assertThat(Path.of("/tmp/kvt-" + name)).as("state after close()").doesNotExist();
+        assertThat(Path.of("/tmp/kvtier-cluster", name)).as("state after close()").doesNotExist();
     }
 
     @Test
