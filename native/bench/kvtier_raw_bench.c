@@ -7,8 +7,18 @@
 //                         [--in-flight W] [--passes P] [--segment B] [--local-buffer B]
 //                         [--no-register] [--json]
 //   kvtier_raw_bench node --master HOST:PORT [--segment B]
+//   kvtier_raw_bench soak --master HOST:PORT [--duration S] [--threads T] [--keys N] [--batch K]
+//                         [--chunk-size B] [--replicas R] [--segment B] [--local-buffer B]
 //
-// Exit status: 0 every pass passed (node: stdin reached EOF), 1 runtime failure, 2 usage error.
+// Every mode takes --hostname ADDR, the address the client advertises (default 127.0.0.1).
+// soak is the raw side of `kvtier soak` on a cluster: T threads, each on keys of its own, run
+// batches of store, lookup, load and delete (weights 40/20/35/5, as kvtier soak's default) for S
+// seconds, judge every answer against what the thread stored, and print one progress line a
+// second on stderr (the format of kvtier soak's) and one JSON line at the end. It ends early
+// when its stdin reaches EOF.
+//
+// Exit status: 0 every pass passed (node: stdin reached EOF; soak: nothing corrupted or lost),
+// 1 runtime failure, 2 usage error.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
@@ -43,12 +53,18 @@ static FILE *out;
 static const char *const USAGE =
     "usage: kvtier_raw_bench run --master HOST:PORT [--chunks N] [--chunk-size BYTES] [--batch K] "
     "[--in-flight W] [--passes P] [--segment BYTES] [--local-buffer BYTES] [--no-register] [--json]"
-    " | kvtier_raw_bench node --master HOST:PORT [--segment BYTES]";
+    " | kvtier_raw_bench node --master HOST:PORT [--segment BYTES]"
+    " | kvtier_raw_bench soak --master HOST:PORT [--duration SECONDS] [--threads T] [--keys N] [--batch K]"
+    " [--chunk-size BYTES] [--replicas R] [--segment BYTES] [--local-buffer BYTES]"
+    "; every mode: [--hostname ADDR]";
+
+typedef enum { MODE_RUN, MODE_NODE, MODE_SOAK } mode_id;
 
 typedef struct {
-    bool node;
-    const char *master;
+    mode_id mode;
+    const char *master, *hostname;
     uint64_t chunks, chunk_size, batch, in_flight, passes, segment, local_buffer;
+    uint64_t duration, threads, keys, replicas;
     bool json, no_register;
 } options;
 
@@ -123,11 +139,18 @@ static bool parse_u64(const char *s, uint64_t *out) {
 }
 
 static int parse_options(int argc, char **argv, options *o) {
-    *o = (options){.chunks = 256, .chunk_size = 1048576, .batch = 16, .in_flight = 4, .passes = 1,
-                   .segment = 1073741824, .local_buffer = 268435456};
+    *o = (options){.hostname = "127.0.0.1", .chunks = 256, .chunk_size = 1048576, .batch = 16, .in_flight = 4,
+                   .passes = 1, .segment = 1073741824, .local_buffer = 268435456, .duration = 60, .threads = 4,
+                   .keys = 1024, .replicas = 1};
     if (argc < 2) return usage_error("no mode given", NULL);
     if (strcmp(argv[1], "node") == 0) {
-        o->node = true;
+        o->mode = MODE_NODE;
+    } else if (strcmp(argv[1], "soak") == 0) {
+        o->mode = MODE_SOAK;
+        o->chunk_size = 262144;
+        o->batch = 8;
+        o->segment = 0;
+        o->local_buffer = 67108864;
     } else if (strcmp(argv[1], "run") != 0) {
         return usage_error("unknown mode", argv[1]);
     }
@@ -137,14 +160,18 @@ static int parse_options(int argc, char **argv, options *o) {
         {"batch", required_argument, 0, 'k'},    {"in-flight", required_argument, 0, 'w'},
         {"passes", required_argument, 0, 'p'},   {"local-buffer", required_argument, 0, 'l'},
         {"no-register", no_argument, 0, 'r'},    {"json", no_argument, 0, 'j'},
-        {0, 0, 0, 0}};
+        {"hostname", required_argument, 0, 'h'}, {"duration", required_argument, 0, 'd'},
+        {"threads", required_argument, 0, 't'},  {"keys", required_argument, 0, 'K'},
+        {"replicas", required_argument, 0, 'R'}, {0, 0, 0, 0}};
+    // Which options each mode takes, by their short letters.
+    static const char *const MODE_OPTIONS[] = {"msnckwplrjh", "msh", "msckldtKRh"};
     opterr = 0;
     optind = 1;  // argv + 1: the mode plays argv[0]
     int opt, index;
     while ((opt = getopt_long(argc - 1, argv + 1, "", longopts, &index)) != -1) {
         if (opt == '?') return usage_error("unknown option or missing value", argv[optind]);
-        if (o->node && opt != 'm' && opt != 's')
-            return usage_error("option not valid for node", longopts[index].name);
+        if (!strchr(MODE_OPTIONS[o->mode], opt))
+            return usage_error("option not valid for this mode", longopts[index].name);
         uint64_t *target = NULL;
         switch (opt) {
             case 'm': o->master = optarg; break;
@@ -157,6 +184,11 @@ static int parse_options(int argc, char **argv, options *o) {
             case 'l': target = &o->local_buffer; break;
             case 'r': o->no_register = true; break;
             case 'j': o->json = true; break;
+            case 'h': o->hostname = optarg; break;
+            case 'd': target = &o->duration; break;
+            case 't': target = &o->threads; break;
+            case 'K': target = &o->keys; break;
+            case 'R': target = &o->replicas; break;
         }
         if (target && !parse_u64(optarg, target)) return usage_error("not a number", optarg);
     }
@@ -166,6 +198,15 @@ static int parse_options(int argc, char **argv, options *o) {
         return usage_error("--chunks, --chunk-size, --batch, --in-flight and --passes must be > 0", NULL);
     if (o->chunks > (1u << 30) || o->chunk_size > ((uint64_t)1 << 46) / o->chunks || o->passes > 1000000)
         return usage_error("--chunks x --chunk-size or --passes is too large", NULL);
+    if (!*o->hostname) return usage_error("--hostname must not be empty", NULL);
+    if (o->mode == MODE_SOAK) {
+        if (o->threads == 0 || o->threads > 1024 || o->replicas == 0 || o->duration == 0 || o->batch > 4096)
+            return usage_error("--threads (1 to 1024), --replicas, --duration must be > 0, --batch at most 4096", NULL);
+        if (o->keys < o->threads * o->batch)
+            return usage_error("--keys must be at least --threads x --batch", NULL);
+        if (o->chunk_size > ((uint64_t)1 << 40) / (o->threads * o->batch))
+            return usage_error("--threads x --batch x --chunk-size is too large", NULL);
+    }
     return EXIT_PASSED;
 }
 
@@ -409,7 +450,7 @@ static mooncake_store_t connect_client(const options *o, uint64_t local_buffer) 
         fprintf(stderr, "kvtier_raw_bench: mooncake_store_create failed\n");
         return NULL;
     }
-    int rc = mooncake_store_setup(store, "127.0.0.1", "P2PHANDSHAKE", o->segment, local_buffer, "tcp", "",
+    int rc = mooncake_store_setup(store, o->hostname, "P2PHANDSHAKE", o->segment, local_buffer, "tcp", "",
                                   o->master);
     if (rc != 0) {
         fprintf(stderr, "kvtier_raw_bench: mooncake_store_setup with master %s failed: Mooncake code %d\n",
@@ -567,6 +608,344 @@ out:
     return status;
 }
 
+// ---------------------------------------------------------------------------------------
+// soak: the raw client under faults.
+
+enum { OP_STORE, OP_LOOKUP, OP_LOAD, OP_DELETE, OPS };
+static const char *const OP_NAMES[OPS] = {"store", "lookup", "load", "delete"};
+static const unsigned OP_WEIGHTS[OPS] = {40, 20, 35, 5};  // kvtier soak's default --mix
+// Mooncake's codes are small negative numbers (ErrorCode in types.h); anything else is "other".
+#define CODE_SLOTS 1200
+#define MOONCAKE_OBJECT_NOT_FOUND (-704)
+
+typedef struct {
+    atomic_uint_fast64_t batches[OPS], bytes[OPS];
+    atomic_uint_fast64_t verified, corrupted, lost, phantom, errors;
+    atomic_uint_fast64_t by_code[CODE_SLOTS + 1];  // index -code; the last slot: other codes
+    atomic_int_fast64_t longest_ns, window_longest_ns;
+    atomic_bool stop;
+} soak_totals;
+
+// A thread's own keys [first, first + n): each key's state is 0 absent, V > 0 stored with
+// version V, or -V: unknown after a failed store of version V (it holds V or nothing).
+typedef struct {
+    const options *o;
+    soak_totals *t;
+    mooncake_store_t store;
+    const char *key_names;
+    uint64_t run_id, first, n, rng, next_version;
+    int64_t *state;
+    const char **keys;
+    void **buffers;
+    size_t *sizes;
+    int *codes;
+    int64_t *got;
+    uint64_t *picked;
+    unsigned char *region, *expect;
+    atomic_int_fast64_t in_flight_since;  // 0 when no batch is in flight
+} soak_thread;
+
+static uint64_t next_random(uint64_t *s) {
+    *s += 0x9e3779b97f4a7c15ULL;
+    return mix64(*s);
+}
+
+static uint64_t content_seed(const soak_thread *w, uint64_t key, int64_t version) {
+    return w->run_id ^ mix64(key * 0x9e3779b97f4a7c15ULL + (uint64_t)version);
+}
+
+static void count_error(soak_totals *t, int code) {
+    atomic_fetch_add(&t->errors, 1);
+    atomic_fetch_add(&t->by_code[code < 0 && code >= -CODE_SLOTS + 1 ? -code : CODE_SLOTS], 1);
+}
+
+static void update_max(atomic_int_fast64_t *max, int64_t v) {
+    int64_t seen = atomic_load(max);
+    while (v > seen && !atomic_compare_exchange_weak(max, &seen, v)) {
+    }
+}
+
+static int64_t begin_batch(soak_thread *w) {
+    int64_t start = now_ns(CLOCK_MONOTONIC);
+    atomic_store(&w->in_flight_since, start);
+    return start;
+}
+
+static void end_batch(soak_thread *w, int op, int64_t start, uint64_t ok_bytes) {
+    int64_t took = now_ns(CLOCK_MONOTONIC) - start;
+    atomic_store(&w->in_flight_since, 0);
+    update_max(&w->t->longest_ns, took);
+    update_max(&w->t->window_longest_ns, took);
+    atomic_fetch_add(&w->t->batches[op], 1);
+    atomic_fetch_add(&w->t->bytes[op], ok_bytes);
+}
+
+// A key believed stored was reported not found.
+static void missing(soak_thread *w, uint64_t i) {
+    if (w->state[i] > 0) atomic_fetch_add(&w->t->lost, 1);
+    w->state[i] = 0;
+}
+
+static void soak_delete(soak_thread *w, const uint64_t *idx, size_t n) {
+    int64_t start = begin_batch(w);
+    for (size_t k = 0; k < n; k++) w->codes[k] = mooncake_store_remove(w->store, w->keys[k], 1);
+    end_batch(w, OP_DELETE, start, 0);
+    for (size_t k = 0; k < n; k++) {
+        uint64_t i = idx[k];
+        if (w->codes[k] == 0) {
+            if (w->state[i] == 0) atomic_fetch_add(&w->t->phantom, 1);
+            w->state[i] = 0;
+        } else if (w->codes[k] == MOONCAKE_OBJECT_NOT_FOUND) {
+            missing(w, i);
+        } else {
+            count_error(w->t, w->codes[k]);
+            if (w->state[i] > 0) w->state[i] = -w->state[i];
+        }
+    }
+}
+
+static void soak_batch(soak_thread *w, int op, const uint64_t *idx, size_t n) {
+    const options *o = w->o;
+    soak_totals *t = w->t;
+    size_t stride = (size_t)((o->chunk_size + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT);
+    for (size_t k = 0; k < n; k++) {
+        w->keys[k] = w->key_names + (w->first + idx[k]) * KEY_SIZE;
+        w->buffers[k] = w->region + k * stride;
+        w->sizes[k] = o->chunk_size;
+    }
+    if (op == OP_DELETE) {
+        soak_delete(w, idx, n);
+        return;
+    }
+    if (op == OP_STORE) {
+        // A put of an existing key keeps the first value: delete what may exist first.
+        size_t present = 0;
+        uint64_t sel[4096];
+        for (size_t k = 0; k < n; k++)
+            if (w->state[idx[k]] != 0) sel[present++] = idx[k];
+        if (present) {
+            for (size_t k = 0; k < present; k++) w->keys[k] = w->key_names + (w->first + sel[k]) * KEY_SIZE;
+            soak_delete(w, sel, present);
+        }
+        size_t m = 0;
+        for (size_t k = 0; k < n; k++)
+            if (w->state[idx[k]] == 0) sel[m++] = idx[k];
+        if (!m) return;
+        for (size_t k = 0; k < m; k++) {
+            w->keys[k] = w->key_names + (w->first + sel[k]) * KEY_SIZE;
+            fill(w->buffers[k], o->chunk_size, content_seed(w, w->first + sel[k], (int64_t)w->next_version + (int64_t)k));
+        }
+        const mooncake_replicate_config_t config = {.replica_num = o->replicas};
+        int64_t start = begin_batch(w);
+        int rc = mooncake_store_batch_put_from(w->store, w->keys, w->buffers, w->sizes, m, &config, w->codes);
+        uint64_t ok_bytes = 0;
+        for (size_t k = 0; k < m; k++) {
+            int code = rc != 0 ? rc : w->codes[k];
+            int64_t version = (int64_t)w->next_version + (int64_t)k;
+            if (code == 0) {
+                w->state[sel[k]] = version;
+                ok_bytes += o->chunk_size;
+            } else {
+                w->state[sel[k]] = -version;
+                count_error(t, code);
+            }
+        }
+        end_batch(w, OP_STORE, start, ok_bytes);
+        w->next_version += m;
+        return;
+    }
+    if (op == OP_LOOKUP) {
+        int64_t start = begin_batch(w);
+        int rc = mooncake_store_batch_is_exist(w->store, w->keys, n, w->codes);
+        end_batch(w, OP_LOOKUP, start, 0);
+        for (size_t k = 0; k < n; k++) {
+            int code = rc != 0 ? rc : w->codes[k];
+            if (code == 1) {
+                if (w->state[idx[k]] == 0) atomic_fetch_add(&t->phantom, 1);
+            } else if (code == 0) {
+                missing(w, idx[k]);
+            } else {
+                count_error(t, code);
+            }
+        }
+        return;
+    }
+    for (size_t k = 0; k < n; k++) memset(w->buffers[k], 0, o->chunk_size);  // a load that writes nothing must not verify
+    int64_t start = begin_batch(w);
+    int rc = mooncake_store_batch_get_into(w->store, w->keys, w->buffers, w->sizes, n, w->got);
+    uint64_t ok_bytes = 0;
+    for (size_t k = 0; k < n; k++) {
+        int64_t got = rc != 0 ? rc : w->got[k];
+        if (got >= 0) ok_bytes += (uint64_t)got;
+    }
+    end_batch(w, OP_LOAD, start, ok_bytes);
+    for (size_t k = 0; k < n; k++) {
+        uint64_t i = idx[k];
+        int64_t got = rc != 0 ? rc : w->got[k];
+        if (got == MOONCAKE_OBJECT_NOT_FOUND) {
+            missing(w, i);
+        } else if (got < 0) {
+            count_error(t, (int)got);
+        } else if (w->state[i] == 0) {
+            atomic_fetch_add(&t->phantom, 1);
+        } else {
+            int64_t version = w->state[i] > 0 ? w->state[i] : -w->state[i];
+            fill(w->expect, o->chunk_size, content_seed(w, w->first + i, version));
+            if ((uint64_t)got == o->chunk_size && memcmp(w->buffers[k], w->expect, o->chunk_size) == 0) {
+                atomic_fetch_add(&t->verified, 1);
+                w->state[i] = version;
+            } else {
+                atomic_fetch_add(&t->corrupted, 1);
+            }
+        }
+    }
+}
+
+static void *soak_work(void *arg) {
+    soak_thread *w = arg;
+    const options *o = w->o;
+    unsigned total = 0;
+    for (int op = 0; op < OPS; op++) total += OP_WEIGHTS[op];
+    while (!atomic_load(&w->t->stop)) {
+        unsigned r = (unsigned)(next_random(&w->rng) % total);
+        int op = 0;
+        while (r >= OP_WEIGHTS[op]) r -= OP_WEIGHTS[op++];
+        uint64_t from = next_random(&w->rng) % w->n;
+        for (uint64_t k = 0; k < o->batch; k++) w->picked[k] = (from + k) % w->n;
+        soak_batch(w, op, w->picked, (size_t)o->batch);
+    }
+    return NULL;
+}
+
+static void print_codes(FILE *f, soak_totals *t, bool json) {
+    bool any = false;
+    for (int slot = 1; slot <= CODE_SLOTS; slot++) {
+        uint64_t n = atomic_load(&t->by_code[slot]);
+        if (!n) continue;
+        char name[16];
+        if (slot == CODE_SLOTS) snprintf(name, sizeof name, "other");
+        else snprintf(name, sizeof name, "%d", -slot);
+        if (json) fprintf(f, "%s\"%s\":%" PRIu64, any ? "," : "", name, n);
+        else fprintf(f, "%s%s=%" PRIu64, any ? ", " : "{", name, n);
+        any = true;
+    }
+    if (!json) fprintf(f, any ? "}" : "0");
+}
+
+// A harness ends the soak early by closing its stdin.
+static void *watch_stdin(void *arg) {
+    soak_totals *t = arg;
+    char buf[256];
+    for (;;) {
+        ssize_t got = read(STDIN_FILENO, buf, sizeof buf);
+        if (got == 0 || (got < 0 && errno != EINTR)) break;
+    }
+    atomic_store(&t->stop, true);
+    return NULL;
+}
+
+static int soak(const options *o) {
+    soak_totals *t = calloc(1, sizeof *t);
+    const uint64_t threads = o->threads, per = o->keys / threads;
+    const size_t stride = (size_t)((o->chunk_size + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT);
+    soak_thread *w = calloc(threads, sizeof *w);
+    pthread_t *ids = calloc(threads, sizeof *ids);
+    char *key_names = malloc(threads * per * KEY_SIZE);
+    if (!t || !w || !ids || !key_names) {
+        fprintf(stderr, "kvtier_raw_bench: out of memory\n");
+        return EXIT_RUNTIME;
+    }
+    mooncake_store_t store = connect_client(o, o->local_buffer);
+    if (!store) return EXIT_RUNTIME;
+    uint64_t run_id = (uint64_t)now_ns(CLOCK_REALTIME);
+    for (uint64_t i = 0; i < threads * per; i++)
+        snprintf(key_names + i * KEY_SIZE, KEY_SIZE, KEY_PREFIX "%016" PRIx64 "%016" PRIx64, run_id, i);
+    for (uint64_t i = 0; i < threads; i++) {
+        soak_thread *x = &w[i];
+        *x = (soak_thread){.o = o, .t = t, .store = store, .key_names = key_names, .run_id = run_id,
+                           .first = i * per, .n = per, .rng = run_id + i, .next_version = 1};
+        x->state = calloc(per, sizeof *x->state);
+        x->keys = calloc(o->batch, sizeof *x->keys);
+        x->buffers = calloc(o->batch, sizeof *x->buffers);
+        x->sizes = calloc(o->batch, sizeof *x->sizes);
+        x->codes = calloc(o->batch, sizeof *x->codes);
+        x->got = calloc(o->batch, sizeof *x->got);
+        x->picked = calloc(o->batch, sizeof *x->picked);
+        x->region = map_region(o->batch * stride);
+        x->expect = malloc(o->chunk_size);
+        if (!x->state || !x->keys || !x->buffers || !x->sizes || !x->codes || !x->got || !x->picked || !x->region ||
+            !x->expect) {
+            fprintf(stderr, "kvtier_raw_bench: out of memory\n");
+            return EXIT_RUNTIME;
+        }
+        int rc = mooncake_store_register_buffer(store, x->region, o->batch * stride);
+        if (rc != 0) {
+            fprintf(stderr, "kvtier_raw_bench: mooncake_store_register_buffer failed: Mooncake code %d\n", rc);
+            return EXIT_RUNTIME;
+        }
+    }
+    // Started after mooncake_store_create, so they inherit the signal mask of its signal thread.
+    for (uint64_t i = 0; i < threads; i++) {
+        if (pthread_create(&ids[i], NULL, soak_work, &w[i]) != 0) {
+            fprintf(stderr, "kvtier_raw_bench: cannot start soak thread %" PRIu64 "\n", i + 1);
+            exit(EXIT_RUNTIME);
+        }
+    }
+    pthread_t watcher;
+    if (pthread_create(&watcher, NULL, watch_stdin, t) != 0 || pthread_detach(watcher) != 0) {
+        fprintf(stderr, "kvtier_raw_bench: cannot start the stdin watcher\n");
+        exit(EXIT_RUNTIME);
+    }
+    const int64_t start = now_ns(CLOCK_MONOTONIC);
+    uint64_t last_batches[OPS] = {0}, last_bytes[OPS] = {0};
+    int64_t last = start;
+    for (uint64_t second = 1; second <= o->duration && !atomic_load(&t->stop); second++) {
+        int64_t until = start + (int64_t)second * 1000000000;
+        struct timespec ts = {.tv_sec = until / 1000000000, .tv_nsec = until % 1000000000};
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
+        }
+        int64_t now = now_ns(CLOCK_MONOTONIC);
+        double secs = (now - last) / 1e9;
+        fprintf(stderr, "[raw %" PRIu64 "s] raw", second);
+        for (int op = 0; op < OPS; op++) {
+            uint64_t b = atomic_load(&t->batches[op]), y = atomic_load(&t->bytes[op]);
+            fprintf(stderr, "  %s %.0f ops/s", OP_NAMES[op], (b - last_batches[op]) / secs);
+            if (op == OP_STORE || op == OP_LOAD) fprintf(stderr, " %.1f MB/s", (y - last_bytes[op]) / secs / 1e6);
+            last_batches[op] = b;
+            last_bytes[op] = y;
+        }
+        int64_t oldest = 0;
+        for (uint64_t i = 0; i < threads; i++) {
+            int64_t since = atomic_load(&w[i].in_flight_since);
+            if (since && now - since > oldest) oldest = now - since;
+        }
+        fprintf(stderr, "  errors ");
+        print_codes(stderr, t, false);
+        fprintf(stderr, "  wait max %" PRId64 " ms  waiting %" PRId64 " ms  corrupted %" PRIu64 "  lost %" PRIu64 "\n",
+                atomic_exchange(&t->window_longest_ns, 0) / 1000000, oldest / 1000000, atomic_load(&t->corrupted),
+                atomic_load(&t->lost));
+        last = now;
+    }
+    atomic_store(&t->stop, true);
+    for (uint64_t i = 0; i < threads; i++) pthread_join(ids[i], NULL);
+    double seconds = (now_ns(CLOCK_MONOTONIC) - start) / 1e9;
+    bool passed = atomic_load(&t->corrupted) == 0 && atomic_load(&t->lost) == 0;
+    fprintf(out, "{\"name\":\"raw\",\"seconds\":%.3f,\"replicas\":%" PRIu64 ",\"ops\":{", seconds, o->replicas);
+    for (int op = 0; op < OPS; op++)
+        fprintf(out, "%s\"%s\":{\"batches\":%" PRIu64 ",\"bytes\":%" PRIu64 "}", op ? "," : "", OP_NAMES[op],
+                (uint64_t)atomic_load(&t->batches[op]), (uint64_t)atomic_load(&t->bytes[op]));
+    fprintf(out, "},\"verified\":%" PRIu64 ",\"corrupted\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"phantom\":%" PRIu64
+            ",\"errors\":%" PRIu64 ",\"errors_by_code\":{",
+            (uint64_t)atomic_load(&t->verified), (uint64_t)atomic_load(&t->corrupted), (uint64_t)atomic_load(&t->lost),
+            (uint64_t)atomic_load(&t->phantom), (uint64_t)atomic_load(&t->errors));
+    print_codes(out, t, true);
+    fprintf(out, "},\"longest_wait_ms\":%.3f,\"passed\":%s}\n", atomic_load(&t->longest_ns) / 1e6,
+            passed ? "true" : "false");
+    fflush(out);
+    mooncake_store_destroy(store);
+    return passed ? EXIT_PASSED : EXIT_RUNTIME;
+}
+
 int main(int argc, char **argv) {
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         printf("%s\n", USAGE);
@@ -581,5 +960,9 @@ int main(int argc, char **argv) {
         perror("kvtier_raw_bench: cannot set stdout aside");
         return EXIT_RUNTIME;
     }
-    return o.node ? node(&o) : run(&o);
+    switch (o.mode) {
+        case MODE_NODE: return node(&o);
+        case MODE_SOAK: return soak(&o);
+        default: return run(&o);
+    }
 }

@@ -196,6 +196,7 @@ final class Operations {
      */
     private BatchResult call(Target target, Op op, int keyCount, Supplier<CompletableFuture<BatchResult>> submit) {
         BatchResult result;
+        long start = target.waits.begin();
         try {
             result = submit.get().join();
         } catch (RuntimeException e) {
@@ -205,6 +206,8 @@ final class Operations {
             }
             error(target, op, keyCount, ErrorGroup.label(ErrorGroup.classify(e)));
             return null;
+        } finally {
+            target.waits.end(start);
         }
         if (result.size() != keyCount) {
             error(target, op, keyCount, "adapter answered " + result.size() + " results for " + keyCount + " keys");

@@ -45,6 +45,11 @@ final class SoakProgress {
             }
             previous.put(target, current);
             line.append("  errors ").append(errors.isEmpty() ? "0" : errors.toString());
+            line.append(String.format("  wait max %d ms  waiting %d ms", target.waits.takeIntervalLongestNanos() / 1_000_000,
+                    target.waits.oldestInFlightNanos(now) / 1_000_000));
+            if (!target.healthy) {
+                line.append("  UNHEALTHY");
+            }
             target.faults.windows().stream().filter(FaultWindows.Window::open).findFirst().ifPresent(w -> line.append(
                     String.format("  FAULT WINDOW open since %.1fs (%s)", (w.startNanos() - startNanos) / 1e9, w.reason())));
             err.println(line);

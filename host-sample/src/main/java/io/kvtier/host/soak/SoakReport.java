@@ -11,7 +11,9 @@ import java.util.TreeSet;
 
 /** The end of a soak: per instance and per operation, what happened, as text or one JSON line. */
 final class SoakReport {
-    record InstanceReport(String name, String type, Map<Op, OpStats.Snapshot> ops, List<FaultWindows.Window> windows) {
+    /** @param longestWaitNanos the longest any caller waited for one batch of this instance */
+    record InstanceReport(String name, String type, Map<Op, OpStats.Snapshot> ops, List<FaultWindows.Window> windows,
+                          long longestWaitNanos) {
         long corrupted() {
             return ops.values().stream().mapToLong(OpStats.Snapshot::corrupted).sum();
         }
@@ -47,7 +49,8 @@ final class SoakReport {
             for (Op op : Op.values()) {
                 ops.put(op, target.stats(op).snapshot());
             }
-            instances.add(new InstanceReport(target.name, target.type, ops, target.faults.windows()));
+            instances.add(new InstanceReport(target.name, target.type, ops, target.faults.windows(),
+                    target.waits.longestNanos()));
         }
     }
 
@@ -87,6 +90,7 @@ final class SoakReport {
                 }
                 sb.append(System.lineSeparator());
             }
+            sb.append(String.format("  longest batch wait %.0f ms%n", r.longestWaitNanos() / 1e6));
             Map<String, Long> errors = errorsByKind(r);
             sb.append("  errors by kind: ").append(errors.isEmpty() ? "none" : errors.toString().replaceAll("[{}]", ""))
                     .append(System.lineSeparator());
@@ -125,6 +129,7 @@ final class SoakReport {
             m.put("passed", r.passed());
             m.put("corrupted", r.corrupted());
             m.put("lost", r.lost());
+            m.put("longest_wait_ms", round(r.longestWaitNanos() / 1e6));
             Map<String, Object> ops = new LinkedHashMap<>();
             r.ops().forEach((op, s) -> ops.put(op.label(), toMap(s)));
             m.put("ops", ops);

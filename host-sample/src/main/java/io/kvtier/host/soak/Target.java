@@ -14,6 +14,7 @@ final class Target {
     final KeyBook book;
     final FaultWindows faults;
     final Map<Op, OpStats> stats = new EnumMap<>(Op.class);
+    final BatchWaits waits = new BatchWaits();
     /** The last health read from health(); the health poll writes it, the metrics endpoint reads it. */
     volatile boolean healthy = true;
 

@@ -16,7 +16,9 @@ class SoakCommandTest {
         assertThat(r.out()).contains("a (memory): PASSED", "b (memory): PASSED", "fault windows: none",
                 "soak PASSED: 0 corrupted, 0 lost, 0 errors in 2 instance(s)");
         assertThat(r.out()).containsPattern("load +ok [1-9]\\d*  missing \\d+  errors 0  verified [1-9]\\d*  corrupted 0");
-        assertThat(r.err()).contains("[soak ", "] a  store ", "errors 0");
+        assertThat(r.err()).contains("[soak ", "] a  store ", "errors 0").doesNotContain("UNHEALTHY");
+        assertThat(r.err()).containsPattern("errors 0  wait max \\d+ ms  waiting \\d+ ms");
+        assertThat(r.out()).containsPattern("longest batch wait \\d+ ms");
     }
 
     @Test
@@ -26,7 +28,7 @@ class SoakCommandTest {
         assertThat(r.exit()).as(r.out() + r.err()).isZero();
         assertThat(r.out().lines()).hasSize(1);
         assertThat(r.out()).startsWith("{").contains("\"passed\":true", "\"name\":\"memory-0\"", "\"store\":{",
-                "\"lookup\":{", "\"load\":{", "\"delete\":{", "\"fault_windows\":[]", "\"every_5s\":[{", "\"stopped_early\":false");
+                "\"lookup\":{", "\"load\":{", "\"delete\":{", "\"fault_windows\":[]", "\"longest_wait_ms\":", "\"every_5s\":[{", "\"stopped_early\":false");
     }
 
     @Test

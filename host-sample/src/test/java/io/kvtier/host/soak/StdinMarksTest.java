@@ -11,11 +11,14 @@ import org.junit.jupiter.api.Test;
 
 class StdinMarksTest {
     @Test
-    void faultAndRecoveredLinesBecomeMarksAndOtherLinesAreReported() {
+    void faultRecoveredAndStopLinesAreActedOnAndOtherLinesAreReported() {
         List<Boolean> marks = new ArrayList<>();
+        int[] stops = new int[1];
         StringWriter err = new StringWriter();
-        StdinMarks.read(new StringReader("fault\n\n  recovered \nkill master\nfault\n"), marks::add, new PrintWriter(err, true));
+        StdinMarks.read(new StringReader("fault\n\n  recovered \nkill master\nfault\nstop\n"), marks::add, () -> stops[0]++,
+                new PrintWriter(err, true));
         assertThat(marks).containsExactly(true, false, true);
-        assertThat(err.toString()).isEqualTo("kvtier: warning: ignored stdin line 'kill master' (expected 'fault' or 'recovered')\n");
+        assertThat(stops[0]).isEqualTo(1);
+        assertThat(err.toString()).isEqualTo("kvtier: warning: ignored stdin line 'kill master' (expected 'fault', 'recovered' or 'stop')\n");
     }
 }

@@ -1,0 +1,425 @@
+package io.kvtier.it;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A client workload on a cluster under one fault, and what it did: the longest time any batch
+ * waited, the throughput (MB/s stored and loaded OK) before, during and after the fault, errors
+ * by kind, corrupted and lost. The cluster: host 0 runs the master, hosts 1 to 3 storage nodes (kvtier_raw_bench node,
+ * 512 MiB each), host 4 {@code kvtier soak} on a mooncake_store instance without a segment, host 5
+ * Mooncake's own C client ({@code kvtier_raw_bench soak}) with the same workload. The fault hits
+ * host 1 (host 0 for the master). Tests use {@link #run}; {@link #main} runs one from the shell
+ * (native/cluster/scenario).
+ */
+final class ClusterScenario {
+    static final int MASTER = 0;
+    static final int FAULTED_NODE = 1;
+    static final int NODES = 3;
+    private static final int KVTIER_HOST = 4;
+    private static final int RAW_HOST = 5;
+    static final Path RAW_BENCH = HostProcess.ROOT.resolve("plugin-mooncake/target/native-build/kvtier_raw_bench");
+    private static final Path KVTIER = HostProcess.ROOT.resolve("host-sample/bin/kvtier");
+    private static final long NODE_SEGMENT = 512L << 20;
+    /** Seconds of the start that warm up (JIT, connections) and are not part of "before". */
+    private static final double WARM_UP = 5;
+    /** The end waits this long for batches in flight (kvtier soak waits up to 60 s for them). */
+    private static final Duration END_TIMEOUT = Duration.ofSeconds(75);
+
+    /** The same line from {@code kvtier soak --progress-interval 1s} and {@code kvtier_raw_bench soak}. */
+    private static final Pattern PROGRESS = Pattern.compile("^\\[(?:soak|raw) (\\d+)s\\] \\S+  store ([\\d.]+) ops/s "
+            + "([\\d.]+) MB/s  lookup ([\\d.]+) ops/s  load ([\\d.]+) ops/s ([\\d.]+) MB/s  delete ([\\d.]+) ops/s  errors (.*?)"
+            + "  wait max (\\d+) ms  waiting (\\d+) ms(.*)$");
+    private static final Pattern ERROR_COUNT = Pattern.compile("=(\\d+)");
+
+    enum Fault {
+        NONE, PARTITION_NODE, ONEWAY_NODE_IN, ONEWAY_NODE_OUT, FLAP_NODE, PAUSE_NODE, KILL_NODE, PARTITION_MASTER;
+
+        int host() {
+            return this == PARTITION_MASTER ? MASTER : FAULTED_NODE;
+        }
+    }
+
+    enum Client { KVTIER, RAW }
+
+    /**
+     * @param batchTimeoutMs the mooncake_store option {@code batch_timeout_ms} given to kvtier
+     *                       (a warning where the option does not exist yet)
+     * @param flapPeriod     for FLAP_NODE: cut this long, heal this long, and so on
+     */
+    record Plan(String name, Fault fault, int replicas, Duration before, Duration during, Duration after,
+                Duration flapPeriod, long batchTimeoutMs, List<Client> clients, int threads, int batch, int chunkSize,
+                int keys) {
+        static Plan of(String name, Fault fault, int replicas, long batchTimeoutMs, Client... clients) {
+            return new Plan(name, fault, replicas, Duration.ofSeconds(15), Duration.ofSeconds(20), Duration.ofSeconds(15),
+                    Duration.ofSeconds(5), batchTimeoutMs, List.of(clients), 4, 8, 256 << 10, 1024);
+        }
+
+        Plan withPhases(Duration before, Duration during, Duration after) {
+            return new Plan(name, fault, replicas, before, during, after, flapPeriod, batchTimeoutMs, clients, threads,
+                    batch, chunkSize, keys);
+        }
+    }
+
+    /**
+     * One progress line; {@code at} is seconds since the runner started the clients. Batches per
+     * second count failed batches too (a batch that fails fast is quick); the MB/s of objects
+     * stored and loaded OK is the work done, and what the throughput figures are made of.
+     */
+    record Second(double at, double opsPerSecond, double okMbPerSecond, long waitMaxMs, long waitingMs, long errorsSoFar,
+                  boolean unhealthy) {}
+
+    /** What one client did. Windows are mean OK MB/s; recovery is seconds after the heal. */
+    record ClientResult(Client client, List<Second> seconds, long longestWaitMs, Map<String, Long> errorsByKind,
+                        Map<String, Long> errorsByOperation, long corrupted, long lost, long missingAfterFault,
+                        double before, double during, double after, Double recoverySeconds, String endedHow) {
+        /** Mean OK MB/s over [from, to) seconds of the runner's clock. */
+        double mean(double from, double to) {
+            return seconds.stream().filter(s -> s.at() >= from && s.at() < to).mapToDouble(Second::okMbPerSecond)
+                    .average().orElse(0);
+        }
+
+        /** Mean batches per second, failed ones included, over [from, to). */
+        double batches(double from, double to) {
+            return seconds.stream().filter(s -> s.at() >= from && s.at() < to).mapToDouble(Second::opsPerSecond)
+                    .average().orElse(0);
+        }
+    }
+
+    /** @param loadAverage the machine's 1-minute load average at the start and the end (other work skews the figures) */
+    record Result(Plan plan, double faultAt, double healAt, double endAt, Map<Client, ClientResult> clients,
+                  String loadAverage) {
+        ClientResult client(Client client) {
+            return clients.get(client);
+        }
+
+        /** The [cluster] lines: the figures of each client, and its batches per second every 5 s. */
+        List<String> lines() {
+            List<String> lines = new ArrayList<>();
+            clients.forEach((client, r) -> {
+                lines.add(String.format("[cluster] %s, %s: longest wait %d ms; OK MB/s before %.0f, during %.0f (from 5 s "
+                                + "after the fault), after %.0f (from 10 s after the heal); back to 80%% %s after the heal; "
+                                + "errors %s (by operation %s); corrupted %d, lost %d, missing after fault %d; %s",
+                        plan.name(), client.name().toLowerCase(), r.longestWaitMs(), r.before(), r.during(), r.after(),
+                        r.recoverySeconds() == null ? "never" : String.format("%.0f s", r.recoverySeconds()),
+                        r.errorsByKind(), r.errorsByOperation(), r.corrupted(), r.lost(), r.missingAfterFault(), r.endedHow()));
+                StringBuilder windows = new StringBuilder(String.format("[cluster] %s, %s: every 5 s, OK MB/s / batches/s "
+                                + "(fault %.0f-%.0f s, load average %s):", plan.name(), client.name().toLowerCase(), faultAt, healAt,
+                        loadAverage));
+                for (double from = 0; from < endAt; from += 5) {
+                    windows.append(String.format(" %.0f/%.0f", r.mean(from, from + 5), r.batches(from, from + 5)));
+                }
+                lines.add(windows.toString());
+            });
+            return lines;
+        }
+    }
+
+    private record Running(Client client, Process process, List<Second> seconds, List<String> stderr,
+                           CompletableFuture<String> stdout) {}
+
+    private final Cluster cluster;
+    private final Plan plan;
+    private final Path logs;
+    private long startNanos;
+
+    private ClusterScenario(Cluster cluster, Plan plan, Path logs) {
+        this.cluster = cluster;
+        this.plan = plan;
+        this.logs = logs;
+    }
+
+    /** Makes the cluster, runs the plan on it, removes the cluster. */
+    static Result run(Plan plan, Path logs) throws Exception {
+        Files.createDirectories(logs);
+        try (Cluster cluster = Cluster.up(RAW_HOST + 1, logs)) {
+            return new ClusterScenario(cluster, plan, logs).run();
+        }
+    }
+
+    private Result run() throws Exception {
+        String master = cluster.startMaster(MASTER);
+        List<Process> nodes = new ArrayList<>();
+        for (int host = 1; host <= NODES; host++) {
+            nodes.add(startNode(host, master));
+        }
+        Map<Client, Running> clients = new EnumMap<>(Client.class);
+        String loadAtStart = loadAverage();
+        startNanos = System.nanoTime();
+        for (Client client : plan.clients()) {
+            clients.put(client, start(client, master));
+        }
+        // The clock starts once every client is working, so the JVM's start is not "before".
+        for (Running r : clients.values()) {
+            awaitFirstLine(r);
+        }
+        double begin = now();
+        double faultAt = begin + plan.before().toMillis() / 1000.0;
+        sleepUntil(faultAt);
+        faultAt = now();
+        inflict();
+        sleepUntil(faultAt + plan.during().toMillis() / 1000.0);
+        double healAt = now();
+        heal();
+        sleepUntil(healAt + plan.after().toMillis() / 1000.0);
+        double endAt = now();
+        Map<Client, ClientResult> results = new EnumMap<>(Client.class);
+        for (Running r : clients.values()) {
+            stop(r);
+        }
+        for (Running r : clients.values()) {
+            results.put(r.client(), result(r, begin, faultAt, healAt, endAt));
+        }
+        for (Process node : nodes) {
+            node.getOutputStream().close();
+        }
+        return new Result(plan, faultAt, healAt, endAt, results, loadAtStart + " to " + loadAverage());
+    }
+
+    private static String loadAverage() throws IOException {
+        return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+    }
+
+    private Process startNode(int host, String master) throws IOException {
+        Process node = cluster.start(host, "node-" + host + ".log", List.of(RAW_BENCH.toString(), "node", "--master", master,
+                "--segment", Long.toString(NODE_SEGMENT), "--hostname", cluster.address(host)));
+        BufferedReader out = new BufferedReader(new InputStreamReader(node.getInputStream(), StandardCharsets.UTF_8));
+        String line = out.readLine();
+        if (!"ready".equals(line)) {
+            throw new IllegalStateException("storage node on host " + host + " did not start (" + line + "); see "
+                    + logs.resolve("node-" + host + ".log"));
+        }
+        return node;
+    }
+
+    private Running start(Client client, String master) throws IOException {
+        List<String> command = new ArrayList<>();
+        long duration = plan.before().plus(plan.during()).plus(plan.after()).toSeconds() + 120; // ended by stop()
+        if (client == Client.KVTIER) {
+            String declaration = "{\"name\":\"kvtier\",\"type\":\"mooncake_store\",\"local_hostname\":\""
+                    + cluster.address(KVTIER_HOST) + "\",\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\""
+                    + master + "\",\"protocol\":\"tcp\",\"global_segment_size\":\"0\",\"local_buffer_size\":\"67108864\","
+                    + "\"replica_num\":" + plan.replicas() + ",\"batch_timeout_ms\":" + plan.batchTimeoutMs() + "}";
+            command.addAll(List.of(KVTIER.toString(), "soak", "--duration", duration + "s", "--progress-interval", "1s",
+                    "--json", "--threads", Integer.toString(plan.threads()), "--batch", Integer.toString(plan.batch()),
+                    "--chunk-size", Integer.toString(plan.chunkSize()), "--keys", Integer.toString(plan.keys()),
+                    "--fault-settle", "5s", "--marks-from-stdin", "--l2-adapter", declaration));
+        } else {
+            command.addAll(List.of(RAW_BENCH.toString(), "soak", "--master", master, "--hostname", cluster.address(RAW_HOST),
+                    "--duration", Long.toString(duration), "--threads", Integer.toString(plan.threads()),
+                    "--batch", Integer.toString(plan.batch()), "--chunk-size", Integer.toString(plan.chunkSize()),
+                    "--keys", Integer.toString(plan.keys()), "--replicas", Integer.toString(plan.replicas())));
+        }
+        int host = client == Client.KVTIER ? KVTIER_HOST : RAW_HOST;
+        Process process = cluster.startPiped(host, command);
+        Running running = new Running(client, process, new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>(),
+                CompletableFuture.supplyAsync(() -> readAll(process)));
+        Path stderrLog = logs.resolve(client.name().toLowerCase() + ".progress");
+        Thread reader = new Thread(() -> readProgress(running, stderrLog), "cluster-" + client.name().toLowerCase());
+        reader.setDaemon(true);
+        reader.start();
+        return running;
+    }
+
+    private void readProgress(Running r, Path copy) {
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(r.process().getErrorStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = lines.readLine()) != null; ) {
+                r.stderr().add(line);
+                Files.writeString(copy, line + System.lineSeparator(), StandardCharsets.UTF_8,
+                        StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                Matcher m = PROGRESS.matcher(line);
+                if (m.find()) {
+                    double ops = 0;
+                    for (int g : new int[] {2, 4, 5, 7}) {
+                        ops += Double.parseDouble(m.group(g));
+                    }
+                    double okMb = Double.parseDouble(m.group(3)) + Double.parseDouble(m.group(6));
+                    long errors = 0;
+                    for (Matcher e = ERROR_COUNT.matcher(m.group(8)); e.find(); ) {
+                        errors += Long.parseLong(e.group(1));
+                    }
+                    r.seconds().add(new Second(now(), ops, okMb, Long.parseLong(m.group(9)), Long.parseLong(m.group(10)), errors,
+                            m.group(11).contains("UNHEALTHY")));
+                }
+            }
+        } catch (IOException e) {
+            // the process ended
+        }
+    }
+
+    private static String readAll(Process process) {
+        try {
+            return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private void awaitFirstLine(Running r) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (r.seconds().isEmpty()) {
+            if (!r.process().isAlive() || System.nanoTime() > deadline) {
+                throw new IllegalStateException(r.client() + " client did not start; its stderr:\n" + String.join("\n", r.stderr()));
+            }
+            TimeUnit.MILLISECONDS.sleep(50);
+        }
+    }
+
+    private void inflict() throws IOException, InterruptedException {
+        int host = plan.fault().host();
+        switch (plan.fault()) {
+            case NONE -> { }
+            case PARTITION_NODE, PARTITION_MASTER -> cluster.partition(host);
+            case ONEWAY_NODE_IN -> cluster.oneway(host, Cluster.Direction.IN);
+            case ONEWAY_NODE_OUT -> cluster.oneway(host, Cluster.Direction.OUT);
+            case FLAP_NODE -> cluster.flap(host, plan.flapPeriod());
+            case PAUSE_NODE -> cluster.signal(host, "STOP");
+            case KILL_NODE -> cluster.signal(host, "KILL");
+        }
+    }
+
+    private void heal() throws IOException, InterruptedException {
+        int host = plan.fault().host();
+        switch (plan.fault()) {
+            case NONE, KILL_NODE -> { }
+            case PAUSE_NODE -> cluster.signal(host, "CONT");
+            default -> cluster.heal(host);
+        }
+    }
+
+    /** kvtier soak ends at a {@code stop} line, the raw one at EOF on stdin; both print their report then. */
+    private void stop(Running r) throws IOException {
+        if (r.client() == Client.KVTIER) {
+            r.process().getOutputStream().write("stop\n".getBytes(StandardCharsets.UTF_8));
+        }
+        r.process().getOutputStream().close();
+    }
+
+    private ClientResult result(Running r, double begin, double faultAt, double healAt, double endAt) throws Exception {
+        String endedHow;
+        if (r.process().waitFor(END_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+            endedHow = "ended " + String.format("%.0f s", now() - endAt) + " after it was told to";
+        } else {
+            r.process().destroyForcibly().waitFor();
+            endedHow = "did NOT end within " + END_TIMEOUT.toSeconds() + " s of being told to (killed; report lost)";
+        }
+        // Mooncake's RPC layer logs to stdout too: the report is the line that is a JSON object.
+        String report = r.stdout().get(10, TimeUnit.SECONDS).lines().filter(l -> l.startsWith("{\""))
+                .reduce((first, last) -> last).orElse("");
+        Files.writeString(logs.resolve(r.client().name().toLowerCase() + ".stdout"), r.stdout().get());
+        long longest = r.seconds().stream().mapToLong(s -> Math.max(s.waitMaxMs(), s.waitingMs())).max().orElse(0);
+        Map<String, Long> errors = new TreeMap<>();
+        Map<String, Long> byOperation = new LinkedHashMap<>();
+        long corrupted = -1;
+        long lost = -1;
+        long missingAfterFault = -1;
+        if (report.startsWith("{")) {
+            Config parsed = ConfigFactory.parseString(report);
+            if (r.client() == Client.KVTIER) {
+                Config instance = parsed.getConfigList("instances").get(0);
+                longest = Math.max(longest, Math.round(instance.getDouble("longest_wait_ms")));
+                instance.getObject("errors_by_kind").unwrapped().forEach((k, v) -> errors.put(k, ((Number) v).longValue()));
+                corrupted = instance.getLong("corrupted");
+                lost = instance.getLong("lost");
+                missingAfterFault = 0;
+                for (String op : List.of("store", "lookup", "load", "delete")) {
+                    Config stats = instance.getConfig("ops." + op);
+                    byOperation.put(op, stats.getLong("errors"));
+                    missingAfterFault += stats.getLong("missing_after_fault");
+                }
+            } else {
+                longest = Math.max(longest, Math.round(parsed.getDouble("longest_wait_ms")));
+                parsed.getObject("errors_by_code").unwrapped().forEach((k, v) -> errors.put(k, ((Number) v).longValue()));
+                corrupted = parsed.getLong("corrupted");
+                lost = parsed.getLong("lost");
+                missingAfterFault = 0;
+            }
+        }
+        List<Second> seconds = List.copyOf(r.seconds());
+        StringBuilder csv = new StringBuilder("at_s,batches_per_s,ok_mb_per_s,wait_max_ms,waiting_ms,errors_so_far,unhealthy\n");
+        seconds.forEach(s -> csv.append(String.format("%.3f,%.0f,%.1f,%d,%d,%d,%b%n", s.at(), s.opsPerSecond(), s.okMbPerSecond(),
+                s.waitMaxMs(), s.waitingMs(), s.errorsSoFar(), s.unhealthy())));
+        Files.writeString(logs.resolve(r.client().name().toLowerCase() + ".seconds.csv"), csv);
+        ClientResult partial = new ClientResult(r.client(), seconds, longest, errors, byOperation, corrupted, lost,
+                missingAfterFault, 0, 0, 0, null, endedHow);
+        double before = partial.mean(begin + WARM_UP, faultAt);
+        double during = partial.mean(faultAt + 5, healAt);
+        double after = partial.mean(healAt + 10, endAt);
+        Double recovery = null;
+        for (Second s : seconds) {
+            if (s.at() >= healAt && partial.mean(s.at(), s.at() + 3) >= 0.8 * before) {
+                recovery = s.at() - healAt;
+                break;
+            }
+        }
+        return new ClientResult(r.client(), seconds, longest, errors, byOperation, corrupted, lost, missingAfterFault,
+                before, during, after, recovery, endedHow);
+    }
+
+    private double now() {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    private void sleepUntil(double at) throws InterruptedException {
+        long millis = Math.round((at - now()) * 1000);
+        if (millis > 0) {
+            TimeUnit.MILLISECONDS.sleep(millis);
+        }
+    }
+
+    /**
+     * {@code scenario FAULT [--replicas R] [--before S] [--during S] [--after S] [--flap S]
+     * [--batch-timeout-ms MS] [--clients kvtier,raw] [--logs DIR]}; prints the [cluster] lines.
+     */
+    public static void main(String[] args) throws Exception {
+        if (args.length < 1 || args.length % 2 != 1) {
+            System.err.println("usage: scenario none|partition-node|oneway-node-in|oneway-node-out|flap-node|pause-node|"
+                    + "kill-node|partition-master [--replicas R] [--before S] [--during S] [--after S] [--flap S] "
+                    + "[--batch-timeout-ms MS] [--clients kvtier,raw] [--logs DIR]");
+            System.exit(2);
+        }
+        Fault fault = Fault.valueOf(args[0].toUpperCase().replace('-', '_'));
+        Map<String, String> options = new LinkedHashMap<>(Map.of("--replicas", "2", "--before", "15", "--during", "20",
+                "--after", "15", "--flap", "5", "--batch-timeout-ms", "2000", "--clients", "kvtier,raw",
+                "--logs", Files.createTempDirectory("kvtier-scenario-").toString()));
+        for (int i = 1; i < args.length; i += 2) {
+            if (!options.containsKey(args[i])) {
+                System.err.println("scenario: unknown option " + args[i]);
+                System.exit(2);
+            }
+            options.put(args[i], args[i + 1]);
+        }
+        List<Client> clients = new ArrayList<>();
+        for (String c : options.get("--clients").split(",")) {
+            clients.add(Client.valueOf(c.trim().toUpperCase()));
+        }
+        Plan plan = new Plan(args[0], fault, Integer.parseInt(options.get("--replicas")),
+                Duration.ofSeconds(Long.parseLong(options.get("--before"))),
+                Duration.ofSeconds(Long.parseLong(options.get("--during"))),
+                Duration.ofSeconds(Long.parseLong(options.get("--after"))),
+                Duration.ofSeconds(Long.parseLong(options.get("--flap"))),
+                Long.parseLong(options.get("--batch-timeout-ms")), clients, 4, 8, 256 << 10, 1024);
+        Result result = run(plan, Path.of(options.get("--logs")));
+        result.lines().forEach(System.out::println);
+        System.out.println("[cluster] logs in " + options.get("--logs"));
+    }
+}
