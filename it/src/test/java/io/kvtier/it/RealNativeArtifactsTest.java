@@ -29,8 +29,8 @@ class RealNativeArtifactsTest {
     /** glibc's own libraries, and libgcc_s; nothing else may be NEEDED. */
     private static final List<String> GLIBC_LIBRARIES = List.of("libc.so.6", "libm.so.6", "libpthread.so.0",
             "libdl.so.2", "librt.so.1", "ld-linux-x86-64.so.2", "libgcc_s.so.1");
-    /** The newest glibc symbol version they may need: they run on glibc 2.34 and later (README). */
-    private static final List<Integer> GLIBC_FLOOR = List.of(2, 34);
+    /** The newest glibc symbol version they may need: they run on glibc 2.36 and later (README). */
+    private static final List<Integer> GLIBC_FLOOR = List.of(2, 36);
     private static final Pattern GLIBC_VERSION = Pattern.compile("Name: GLIBC_([0-9.]+)");
     private static final long MAX_PLUGIN_JAR_BYTES = 25L << 20;
 
