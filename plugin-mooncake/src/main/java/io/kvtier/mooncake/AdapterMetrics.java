@@ -37,10 +37,12 @@ final class AdapterMetrics implements AutoCloseable {
     final Counter errors;
     final Counter retries;
 
+    private final AdapterContext context;
     private final MetricRegistry registry;
     private final List<String> gauges = new ArrayList<>();
 
-    AdapterMetrics(AdapterContext context, WorkerLanes lanes, L1Registration registration, BooleanSupplier healthy) {
+    AdapterMetrics(AdapterContext context) {
+        this.context = context;
         this.registry = context.metrics();
         store = registry.timer(context.metricName("store"));
         lookup = registry.timer(context.metricName("lookup"));
@@ -52,6 +54,15 @@ final class AdapterMetrics implements AutoCloseable {
         misses = registry.counter(context.metricName("misses"));
         errors = registry.counter(context.metricName("errors"));
         retries = registry.counter(context.metricName("retries"));
+    }
+
+    /**
+     * Publishes the gauges, the last step of creating an instance: they read its lanes,
+     * registration and health.
+     *
+     * @throws IllegalArgumentException when another instance holds these names; none is left registered
+     */
+    void registerGauges(WorkerLanes lanes, L1Registration registration, BooleanSupplier healthy) {
         try {
             for (String pool : lanes.poolNames()) {
                 gauge(context.metricName("lane", pool, "queue_depth"), () -> lanes.queueDepth(pool));
