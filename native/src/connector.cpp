@@ -199,6 +199,9 @@ KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *va
                 bad_argument(std::string("duplicate config key: ") + keys[i]);
         }
 
+        const std::string missing = kvt_shim::missing_library(config);
+        if (!missing.empty()) throw KvtError(kFailed, "kvtier_mooncake: " + missing);
+
         std::lock_guard<std::mutex> creating(g_create_mutex);
         const std::string timeout = std::to_string(rpc_timeout_ms);
         ScopedEnv request_timeout("MC_RPC_TIMEOUT_MS", timeout);

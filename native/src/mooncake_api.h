@@ -17,6 +17,8 @@
 #include "config.h"       // mooncake-transfer-engine: mooncake::globalConfig()
 #include "real_client.h"  // mooncake-store: mooncake::RealClient, ReplicateConfig
 #include "types.h"        // mooncake-store: ErrorCode, toString, ConfigDict
+
+#include "lazy_library.h"
 #endif
 
 namespace kvt_shim {
@@ -29,6 +31,30 @@ inline std::string setup_failure_detail(mooncake::RealClient &client) {
 #else
     (void)client;
     return "the cause is in Mooncake's log";
+#endif
+}
+
+// Why `config` cannot work here, naming the missing system library, or empty. The real connector
+// opens libibverbs (RDMA) and libcurl (an http:// metadata server) only when used
+// (lazy_library.h); a configuration that needs a missing one fails with its name up front,
+// not somewhere inside Mooncake.
+inline std::string missing_library(const mooncake::ConfigDict &config) {
+#ifdef KVTIER_TESTDOUBLE
+    (void)config;
+    return "";
+#else
+    auto value = [&](const char *key) {
+        auto it = config.find(key);
+        return it == config.end() ? std::string() : it->second;
+    };
+    std::string why;
+    if (value("protocol") == "rdma" && !(why = kvt_lazy::ibverbs().unavailable_reason()).empty())
+        return "protocol rdma needs " + why;
+    const std::string metadata = value("metadata_server");
+    if ((metadata.rfind("http://", 0) == 0 || metadata.rfind("https://", 0) == 0) &&
+        !(why = kvt_lazy::curl().unavailable_reason()).empty())
+        return "metadata_server " + metadata + " needs " + why;
+    return "";
 #endif
 }
 
