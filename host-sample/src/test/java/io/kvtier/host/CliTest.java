@@ -97,7 +97,11 @@ class CliTest {
     void adaptersWithATypePrintsItsReferenceConf() {
         Result r = kvtier("adapters", "memory");
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).startsWith("# memory: ").contains("capacity = 1 GiB");
+        assertThat(r.out()).startsWith("# memory: ").contains("capacity = 1 GiB").doesNotContain("# runtime:");
+        Result mooncake = kvtier("adapters", "mooncake_store");
+        assertThat(mooncake.exit()).as(mooncake.err()).isZero();
+        assertThat(mooncake.out()).as("whether this build packaged a connector").containsPattern(
+                "(?m)^# runtime: connector = (packaged \\(native/linux-x86_64/libkvtier_mooncake.so\\)|not packaged: .*BUILD_MOONCAKE=1.*)$");
         assertUsageError(kvtier("adapters", "fs"), "kvtier: unknown adapter type 'fs'. Known: ");
     }
 

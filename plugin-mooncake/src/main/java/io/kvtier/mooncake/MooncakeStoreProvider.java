@@ -57,6 +57,12 @@ public final class MooncakeStoreProvider implements L2AdapterProvider<MooncakeSt
         return MooncakeStoreAdapter.TYPE;
     }
 
+    /** Whether the jar carries a connector, and from which Mooncake commit; loads nothing. */
+    @Override
+    public Map<String, String> runtime() {
+        return PackagedLibrary.describe(MooncakeStoreProvider.class.getClassLoader());
+    }
+
     @Override
     public int spiVersion() {
         return SpiVersion.CURRENT;

@@ -68,19 +68,22 @@ final class NativeLibraryLocator {
             throw Files.isRegularFile(path) ? refused(tried) : notFound(tried);
         }
         Path packaged = PackagedLibrary.extract(resources, tried);
+        MooncakeNative lib = null;
         if (packaged != null) {
-            MooncakeNative lib = tryPath(packaged.toString(), "packaged copy " + PackagedLibrary.RESOURCE, tried);
+            lib = tryPath(packaged.toString(), "packaged copy " + PackagedLibrary.RESOURCE, tried);
             if (lib != null) {
                 return lib;
             }
         }
-        MooncakeNative lib = tryBind(onSearchPath(), "library '" + LIBRARY_NAME + "' on the search path (java.library.path="
+        lib = tryBind(onSearchPath(), "library '" + LIBRARY_NAME + "' on the search path (java.library.path="
                 + System.getProperty("java.library.path", "") + ", jnr.ffi.library.path="
                 + System.getProperty("jnr.ffi.library.path", "") + ")", tried);
         if (lib != null) {
             return lib;
         }
-        throw notFound(tried);
+        // A packaged connector that this machine cannot load names why (a missing library or
+        // symbol): rebuilding with BUILD_MOONCAKE would only mislead.
+        throw packaged != null ? refused(tried) : notFound(tried);
     }
 
     private static MooncakeNative tryPath(String path, String source, List<String> tried) {

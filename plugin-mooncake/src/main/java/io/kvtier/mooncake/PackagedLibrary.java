@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -16,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class PackagedLibrary {
     static final String RESOURCE = "native/linux-x86_64/libkvtier_mooncake.so";
+    static final String BUILD_FACTS = "kvtier/adapters/mooncake_store/connector.properties";
 
     private static final Map<ClassLoader, Path> EXTRACTED = new ConcurrentHashMap<>();
 
@@ -54,6 +56,26 @@ final class PackagedLibrary {
                 return null;
             }
         }
+    }
+
+    /**
+     * What the plugin jar carries: whether a connector is packaged and, when it is, the Mooncake
+     * commit it was built from (the build's {@value #BUILD_FACTS}).
+     */
+    static Map<String, String> describe(ClassLoader resources) {
+        if (resources == null || resources.getResource(RESOURCE) == null) {
+            return Map.of("connector", "not packaged: this plugin jar was built without Mooncake (rebuild with BUILD_MOONCAKE=1)");
+        }
+        Properties facts = new Properties();
+        try (InputStream in = resources.getResourceAsStream(BUILD_FACTS)) {
+            if (in != null) {
+                facts.load(in);
+            }
+        } catch (IOException e) {
+            return Map.of("connector", "packaged (" + RESOURCE + "); " + BUILD_FACTS + " unreadable: " + e);
+        }
+        return Map.of("connector", "packaged (" + RESOURCE + ")",
+                "mooncake_commit", facts.getProperty("mooncake.commit", "unknown (no " + BUILD_FACTS + ")"));
     }
 
     private static boolean isLinuxX8664() {

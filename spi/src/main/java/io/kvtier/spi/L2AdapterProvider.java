@@ -40,4 +40,13 @@ public interface L2AdapterProvider<C> {
      * @throws IllegalStateException  when the type's runtime (e.g. a native library) is missing
      */
     L2Adapter create(C config, AdapterContext context);
+
+    /**
+     * Facts about this type's runtime on this machine, by name, for people: whether a native
+     * library is packaged and what it was built from, say. {@code kvtier adapters TYPE} prints them.
+     * Since revision 3; none by default.
+     */
+    default Map<String, String> runtime() {
+        return Map.of();
+    }
 }

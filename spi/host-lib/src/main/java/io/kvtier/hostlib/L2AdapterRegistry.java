@@ -155,6 +155,19 @@ public final class L2AdapterRegistry {
         return references.getOrDefault(type, Optional.empty());
     }
 
+    /**
+     * The type's {@link L2AdapterProvider#runtime()} facts, asked with the plugin's loader as the
+     * context loader; a provider that fails to tell is a fact too.
+     */
+    public Map<String, String> runtime(String type) {
+        L2AdapterProvider<?> provider = require(type);
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(provider.getClass().getClassLoader())) {
+            return Map.copyOf(provider.runtime());
+        } catch (RuntimeException | LinkageError e) {
+            return Map.of("runtime", "the provider failed to tell: " + e);
+        }
+    }
+
     public Optional<L2AdapterProvider<?>> find(String type) {
         return Optional.ofNullable(providers.get(type));
     }
