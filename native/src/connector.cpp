@@ -469,6 +469,7 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
 
         client->nodes.sweep();
         const auto where = kvt_shim::locate(c, ks);
+        check_count("BatchQuery", where.keys, n);
         std::vector<size_t> pending, choice, elsewhere;
         for (int32_t i = 0; i < n; ++i) {
             const auto &key = where.keys[i];
@@ -527,6 +528,7 @@ KVT_EXPORT int32_t kvt_probe_node(kvt_client *client, const char *endpoint) {
         const std::string key = client->nodes.probe_key(node);
         if (key.empty()) bad_argument("probe_node: no key was read from " + node);
         const auto where = kvt_shim::locate(c, {key});
+        check_count("BatchQuery", where.keys, 1);
         const auto &located = where.keys[0];
         const auto r = std::find(located.nodes.begin(), located.nodes.end(), node);
         if (located.error < 0 || r == located.nodes.end()) {

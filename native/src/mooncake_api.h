@@ -73,7 +73,8 @@ inline Locations locate(mooncake::RealClient &client, const std::vector<std::str
     out.keys.resize(keys.size());
 #ifdef KVTIER_TESTDOUBLE
     auto got = client.testdouble_locate(keys);
-    for (size_t i = 0; i < keys.size() && i < got.size(); ++i) {
+    out.keys.resize(got.size());  // a wrong count fails the batch (the connector checks it)
+    for (size_t i = 0; i < got.size(); ++i) {
         auto &key = out.keys[i];
         key.error = got[i].error;
         key.size = got[i].size;
@@ -82,11 +83,8 @@ inline Locations locate(mooncake::RealClient &client, const std::vector<std::str
     }
 #else
     out.raw = client.client_->BatchQuery(keys);
-    if (out.raw.size() != keys.size()) {
-        for (auto &key : out.keys) key.error = static_cast<int64_t>(mooncake::ErrorCode::INTERNAL_ERROR);
-        return out;
-    }
-    for (size_t i = 0; i < keys.size(); ++i) {
+    out.keys.resize(out.raw.size());  // a wrong count fails the batch (the connector checks it)
+    for (size_t i = 0; i < out.raw.size(); ++i) {
         auto &key = out.keys[i];
         if (!out.raw[i]) {
             key.error = static_cast<int64_t>(out.raw[i].error());

@@ -350,6 +350,7 @@ std::vector<int> RealClient::batchRemove(const std::vector<std::string> &keys, b
 }
 
 std::vector<Location> RealClient::testdouble_locate(const std::vector<std::string> &keys) {
+    if (fail_batch_[kGet]) return std::vector<Location>(keys.size() + 1, Location{kInternal, 0, {}});
     std::vector<Location> out(keys.size());
     for (size_t i = 0; i < keys.size(); ++i) {
         out[i].error = key_precheck(keys[i]);

@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -59,6 +58,10 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     private final Set<LaneTask> inFlight = ConcurrentHashMap.newKeySet();
     private final CallerThreadCalls callerThreadCalls = new CallerThreadCalls();
     private final MasterHealth health;
+    private final BatchDeadline deadline;
+    private final SuspectNodes suspectNodes;
+    /** Whether loads and stores go through staging memory, so that their deadline may complete them early. */
+    private final boolean staged;
     private volatile boolean closed;
 
     /**
@@ -75,21 +78,29 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         this.config = config;
         Deque<AutoCloseable> acquired = new ArrayDeque<>();
         try {
-            this.client = MooncakeClient.open(lib, config.setupConfig(), config.rpcTimeout());
+            this.client = MooncakeClient.open(lib, config.setupConfig(), config.rpcTimeout(),
+                    config.bounds().suspectAfter());
             acquired.push(client);
             this.registration = registrationRegion
                     .map(region -> L1Registration.register(client, region.address(), region.size()))
                     .orElse(L1Registration.DISABLED);
             acquired.push(registration);
-            this.lanes = new WorkerLanes(name, config.numWorkers(), config.perOpWorkers());
+            this.lanes = new WorkerLanes(name, config.numWorkers(), config.perOpWorkers(),
+                    config.bounds().maxAbandonedCalls());
             acquired.push(lanes::shutdown);
+            this.deadline = new BatchDeadline(name, config.bounds().batchTimeout());
+            acquired.push(deadline);
             this.health = new MasterHealth("kvtier-" + name + "-health-", client::askMaster, this::healthChanged);
             this.metrics = new AdapterMetrics(context, lanes, registration, health::healthy);
+            this.suspectNodes = new SuspectNodes(context, client::nodes, client::probeNode);
         } catch (RuntimeException | Error e) {
             releaseAll(acquired, e);
             throw e;
         }
         health.start();
+        suspectNodes.start();
+        // RDMA reads and writes the registered L1 itself: staging memory would have to be registered too.
+        this.staged = !registration.enabled();
         this.bufferCheck = registration.enabled() ? registration : BufferCheck.NON_EMPTY;
     }
 
@@ -113,10 +124,11 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     public CompletableFuture<BatchResult> store(List<ObjectKey> keys, List<L1Slice> objects) {
         L2Adapter.requireSameSize(keys, objects);
         CheckedBuffers batch = CheckedBuffers.of(objects, bufferCheck);
-        return submit(Lane.STORE, metrics.store, keys, () -> doStore(keys, batch));
+        return submit(Lane.STORE, metrics.store, keys, batch, guard -> doStore(keys, batch, guard));
     }
 
-    private BatchResult doStore(List<ObjectKey> keys, CheckedBuffers batch) {
+    /** @return null when the batch completed (its deadline) before its slices were copied */
+    private BatchResult doStore(List<ObjectKey> keys, CheckedBuffers batch, SliceGuard guard) {
         BatchOutcome outcome = new BatchOutcome(keys.size());
         batch.reportRejections(outcome);
         List<ObjectKey> stored = new ArrayList<>(batch.nativeCount());
@@ -125,8 +137,15 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         if (batch.nativeCount() > 0) {
             long[] rc;
             try {
-                rc = client.store(keys, batch.nativeIndices(), batch.addresses(), batch.sizes(),
-                        config.replicateConfig());
+                long[] sources = batch.addresses();
+                if (staged) {
+                    sources = StagingBuffer.forCurrentThread().layout(batch.sizes());
+                    if (!copyBetween(guard, batch.addresses(), sources, batch.sizes(), null)) {
+                        return null;
+                    }
+                    batch.releaseSlices(); // Mooncake reads the staged copy from here on
+                }
+                rc = client.store(keys, batch.nativeIndices(), sources, batch.sizes(), config.replicateConfig());
             } finally {
                 batch.releaseSlices();
             }
@@ -158,7 +177,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
 
     @Override
     public CompletableFuture<BatchResult> lookupAndLock(List<ObjectKey> keys) {
-        return submit(Lane.LOOKUP, metrics.lookup, keys, () -> doLookup(keys));
+        return submit(Lane.LOOKUP, metrics.lookup, keys, null, guard -> doLookup(keys));
     }
 
     private BatchResult doLookup(List<ObjectKey> keys) {
@@ -193,10 +212,11 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     public CompletableFuture<BatchResult> load(List<ObjectKey> keys, List<L1Slice> objects) {
         L2Adapter.requireSameSize(keys, objects);
         CheckedBuffers batch = CheckedBuffers.of(objects, bufferCheck);
-        return submit(Lane.LOAD, metrics.load, keys, () -> doLoad(keys, batch));
+        return submit(Lane.LOAD, metrics.load, keys, batch, guard -> doLoad(keys, batch, guard));
     }
 
-    private BatchResult doLoad(List<ObjectKey> keys, CheckedBuffers batch) {
+    /** @return null when the batch completed (its deadline) before its bytes were copied into L1 */
+    private BatchResult doLoad(List<ObjectKey> keys, CheckedBuffers batch, SliceGuard guard) {
         BatchOutcome outcome = new BatchOutcome(keys.size());
         batch.reportRejections(outcome);
         List<ObjectKey> loaded = new ArrayList<>(batch.nativeCount());
@@ -205,9 +225,13 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             long[] rc;
             try {
                 int[] indices = batch.nativeIndices();
-                rc = retryTransient(client.load(keys, indices, batch.addresses(), batch.sizes()),
-                        again -> client.load(keys, pick(indices, again), pick(batch.addresses(), again),
+                long[] targets = staged ? StagingBuffer.forCurrentThread().layout(batch.sizes()) : batch.addresses();
+                rc = retryTransient(client.load(keys, indices, targets, batch.sizes()),
+                        again -> client.load(keys, pick(indices, again), pick(targets, again),
                                 pick(batch.sizes(), again)));
+                if (staged && !copyBetween(guard, targets, batch.addresses(), batch.sizes(), rc)) {
+                    return null; // the bytes stay in staging memory: the slices are no longer this batch's
+                }
             } finally {
                 batch.releaseSlices();
             }
@@ -237,6 +261,29 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     }
 
     /**
+     * Copies {@code sizes[j]} bytes from {@code from[j]} to {@code to[j]} for every j (every j whose
+     * load read the whole object, when {@code loaded} is given), while the batch's slices are still
+     * its own.
+     *
+     * @return false, copying nothing, when the batch had completed already
+     */
+    private static boolean copyBetween(SliceGuard guard, long[] from, long[] to, long[] sizes, long[] loaded) {
+        if (!guard.enter()) {
+            return false;
+        }
+        try {
+            for (int j = 0; j < sizes.length; j++) {
+                if (loaded == null || loaded[j] == sizes[j]) {
+                    StagingBuffer.copy(from[j], to[j], sizes[j]);
+                }
+            }
+            return true;
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /**
      * Asks once more for the keys whose answer was a transient code (a master restart, a remount,
      * a lost node), unless the master is known to be unreachable. Only lookups and loads are asked
      * again: both read, and a second answer is as good as a first. A store or delete is reported
@@ -248,7 +295,8 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         int[] positions = new int[rc.length];
         int transients = 0;
         for (int j = 0; j < rc.length; j++) {
-            if (MooncakeCodes.kind(rc[j]) == Kind.TRANSIENT) {
+            // A key on suspect nodes only would fail just as fast again.
+            if (MooncakeCodes.kind(rc[j]) == Kind.TRANSIENT && rc[j] != MooncakeCodes.ON_SUSPECT_NODES) {
                 positions[transients++] = j;
             }
         }
@@ -283,7 +331,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
 
     @Override
     public CompletableFuture<BatchResult> delete(List<ObjectKey> keys) {
-        return submit(Lane.DELETE, metrics.delete, keys, () -> doDelete(keys));
+        return submit(Lane.DELETE, metrics.delete, keys, null, guard -> doDelete(keys));
     }
 
     private BatchResult doDelete(List<ObjectKey> keys) {
@@ -309,9 +357,14 @@ public final class MooncakeStoreAdapter implements L2Adapter {
 
     /**
      * A closed adapter fails at once and an empty batch completes at once; anything else goes to
-     * its lane, or runs right here when lookups run on the caller's thread.
+     * its lane, or runs right here when lookups run on the caller's thread. A batch on a lane gets
+     * its deadline, unless it is an unstaged load or store (RDMA), whose slices Mooncake uses until
+     * the native call returns.
+     *
+     * @param batch the checked buffers of a load or store, else null
      */
-    private CompletableFuture<BatchResult> submit(Lane lane, Timer timer, List<ObjectKey> keys, Callable<BatchResult> work) {
+    private CompletableFuture<BatchResult> submit(Lane lane, Timer timer, List<ObjectKey> keys, CheckedBuffers batch,
+                                                  Function<SliceGuard, BatchResult> work) {
         if (closed) {
             return CompletableFuture.failedFuture(closedError());
         }
@@ -339,6 +392,9 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             runOnCallerThread(task);
             return future;
         }
+        if (batch == null || staged) {
+            deadline.arm(task, () -> expire(lane, task, keys, batch));
+        }
         try {
             lanes.execute(lane, task);
         } catch (RejectedExecutionException e) {
@@ -346,6 +402,38 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             task.fail(closedError());
         }
         return future;
+    }
+
+    /**
+     * At the deadline: completes the batch with a transient error for each key still open, and
+     * gives up the lane thread if it is stuck in the native call, so that the lane keeps serving.
+     */
+    private void expire(Lane lane, LaneTask task, List<ObjectKey> keys, CheckedBuffers batch) {
+        // Before the caller sees the result: its next batch must find the lane serving again.
+        task.expire(() -> {
+            Thread stuck = task.runner();
+            if (stuck != null) {
+                lanes.abandon(lane, stuck);
+            }
+            metrics.timeouts.inc();
+            metrics.errors.inc(keys.size());
+            return timedOut(lane, keys, batch);
+        });
+    }
+
+    private BatchResult timedOut(Lane lane, List<ObjectKey> keys, CheckedBuffers batch) {
+        BatchOutcome outcome = new BatchOutcome(keys.size());
+        if (batch != null) {
+            batch.reportRejections(outcome);
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            if (batch == null || !batch.rejected(i)) {
+                outcome.error(i, "mooncake_store adapter '" + name + "': the " + lane.operation() + " of key "
+                        + keys.get(i) + " did not complete within batch_timeout_ms = "
+                        + deadline.timeout().toMillis() + " (transient: a storage node or the master may not answer)");
+            }
+        }
+        return outcome.build(0);
     }
 
     private void runOnCallerThread(LaneTask task) {
@@ -381,6 +469,9 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         status.put("lanes", lanes.threadCounts());
         status.put("lookup_on_caller_thread", config.lookupOnCallerThread());
         status.put("in_flight", inFlight.size());
+        status.put("batch_timeout_ms", deadline.timeout().toMillis());
+        status.put("abandoned_calls", lanes.abandonedCalls());
+        status.put("suspect_nodes", closed ? List.of() : suspectNodes.suspects());
         status.put("preregister_l1_memory", registration.enabled());
         status.put("registered_bytes", registration.registeredBytes());
         status.put("registration_blocks", registration.blockCount());
@@ -425,7 +516,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     }
 
     private void finishClose() {
-        boolean drained = awaitNativeCalls() && stopHealth();
+        boolean drained = awaitNativeCalls() && stopHealth() && stopSuspectNodes();
         inFlight.forEach(task -> task.fail(closedError()));
         if (drained) {
             registration.close();
@@ -434,7 +525,18 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             LOG.log(Level.WARNING, "mooncake_store adapter ''{0}'': native calls still running after {1}; "
                     + "leaving the Mooncake client and its L1 registration in place", new Object[] {name, DRAIN_TIMEOUT});
         }
+        deadline.close();
         metrics.close();
+    }
+
+    /** Whether the node probe has returned from the native client, so that it may be freed. */
+    private boolean stopSuspectNodes() {
+        try {
+            return suspectNodes.stop(config.bounds().batchTimeout());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** Whether the health probe has returned from the native client, so that it may be freed. */

@@ -30,10 +30,18 @@ public final class MooncakeStoreConfig {
     private final EvictionConfig eviction;
     private final Duration rpcTimeout;
     private final boolean lookupOnCallerThread;
+    private final BatchBounds bounds;
 
     public MooncakeStoreConfig(Map<String, String> setupConfig, int numWorkers, Map<Lane, Integer> perOpWorkers,
                                ReplicateConfig replicateConfig, EvictionConfig eviction, Duration rpcTimeout,
                                boolean lookupOnCallerThread) {
+        this(setupConfig, numWorkers, perOpWorkers, replicateConfig, eviction, rpcTimeout, lookupOnCallerThread,
+                BatchBounds.DEFAULTS);
+    }
+
+    MooncakeStoreConfig(Map<String, String> setupConfig, int numWorkers, Map<Lane, Integer> perOpWorkers,
+                        ReplicateConfig replicateConfig, EvictionConfig eviction, Duration rpcTimeout,
+                        boolean lookupOnCallerThread, BatchBounds bounds) {
         Map<String, String> setup = new LinkedHashMap<>();
         setupConfig.forEach((k, v) -> setup.put(Objects.requireNonNull(k, "setup key"),
                 Objects.requireNonNull(v, () -> "setup value of " + k)));
@@ -50,6 +58,7 @@ public final class MooncakeStoreConfig {
         }
         this.rpcTimeout = rpcTimeout;
         this.lookupOnCallerThread = lookupOnCallerThread;
+        this.bounds = Objects.requireNonNull(bounds, "bounds");
     }
 
     /**
@@ -103,6 +112,11 @@ public final class MooncakeStoreConfig {
         return lookupOnCallerThread;
     }
 
+    /** batch_timeout_ms, suspect_after_ms and max_abandoned_calls. */
+    BatchBounds bounds() {
+        return bounds;
+    }
+
     /** The {@code protocol} setup value as written, or empty (Mooncake then uses tcp). */
     public Optional<String> protocol() {
         return Optional.ofNullable(setupConfig.get("protocol"));
@@ -132,6 +146,7 @@ public final class MooncakeStoreConfig {
         view.put("eviction", eviction == null ? null : eviction.view());
         view.put("rpc_timeout_ms", rpcTimeout.toMillis());
         view.put("lookup_on_caller_thread", lookupOnCallerThread);
+        view.putAll(bounds.view());
         return view;
     }
 

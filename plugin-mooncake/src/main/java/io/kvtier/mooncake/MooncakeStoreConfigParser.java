@@ -22,7 +22,8 @@ final class MooncakeStoreConfigParser {
     /** Consumed here, never forwarded (LMCache's {@code _LMCACHE_ONLY_KEYS}). */
     static final Set<String> LMCACHE_ONLY_KEYS = Set.of("type", "num_workers", "per_op_workers", "eviction");
     /** kvtier's own keys, consumed here too. */
-    static final Set<String> KVTIER_KEYS = Set.of("rpc_timeout_ms", "lookup_on_caller_thread");
+    static final Set<String> KVTIER_KEYS = Set.of("rpc_timeout_ms", "lookup_on_caller_thread", "batch_timeout_ms",
+            "suspect_after_ms", "max_abandoned_calls");
     static final Set<String> REPLICA_KEYS = Set.of("replica_num", "nof_replica_num");
     /** Keys Mooncake would silently ignore, mapped to the key the user meant. */
     static final Map<String, String> MISSPELLINGS = Map.of(
@@ -59,7 +60,7 @@ final class MooncakeStoreConfigParser {
         }
         SetupValueChecks.check(settings, setup);
         return new MooncakeStoreConfig(setup, numWorkers, perOpWorkers, replicate, eviction, rpcTimeout(),
-                lookupOnCallerThread(perOpWorkers));
+                lookupOnCallerThread(perOpWorkers), bounds());
     }
 
     private boolean lookupOnCallerThread(Map<Lane, Integer> perOpWorkers) {
@@ -175,6 +176,24 @@ final class MooncakeStoreConfigParser {
                     + " (milliseconds), got " + Json.render(raw));
         }
         return Duration.ofMillis(((Number) raw).longValue());
+    }
+
+    private BatchBounds bounds() {
+        return new BatchBounds(millis("batch_timeout_ms"), millis("suspect_after_ms"),
+                (int) integer("max_abandoned_calls", 0, BatchBounds.MAX_ABANDONED_CALLS, ""));
+    }
+
+    private Duration millis(String key) {
+        return Duration.ofMillis(integer(key, 1, BatchBounds.MAX_MILLIS.toMillis(), " (milliseconds)"));
+    }
+
+    private long integer(String key, long min, long max, String unit) {
+        Object raw = settings.get(key);
+        if (!isInteger(raw) || ((Number) raw).longValue() < min || ((Number) raw).longValue() > max) {
+            throw settings.error(key, key + " must be an integer from " + min + " to " + max + unit + ", got "
+                    + Json.render(raw));
+        }
+        return ((Number) raw).longValue();
     }
 
     private int replicaCount(String key) {

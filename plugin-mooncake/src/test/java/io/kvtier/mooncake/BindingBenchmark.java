@@ -47,7 +47,8 @@ public class BindingBenchmark {
     public void setUp() {
         client = MooncakeClient.open(TestDouble.binding(), Map.of("local_hostname", "127.0.0.1",
                 "metadata_server", "P2PHANDSHAKE", "master_server_addr", "bench-" + UUID.randomUUID() + ":1"),
-                MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT);
+                MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT,
+                BatchBounds.DEFAULTS.suspectAfter());
         region = new OffHeapRegion(keys * VALUE);
         batch = IntStream.range(0, keys).mapToObj(TestDouble::key).toList();
         addrs = new long[keys];

@@ -298,7 +298,9 @@ class MooncakeStoreConfigTest {
                 "replica_num", 2, "eviction", Map.of("eviction_policy", "LRU"));
         Map<String, Object> view = provider.describe(config);
         assertThat(view).containsOnlyKeys("num_workers", "per_op_workers", "setup_config", "replicate_config", "eviction",
-                "rpc_timeout_ms", "lookup_on_caller_thread");
+                "rpc_timeout_ms", "lookup_on_caller_thread", "batch_timeout_ms", "suspect_after_ms", "max_abandoned_calls");
+        assertThat(view).containsEntry("batch_timeout_ms", 5000L).containsEntry("suspect_after_ms", 1000L)
+                .containsEntry("max_abandoned_calls", 32);
         assertThat(view.get("lookup_on_caller_thread")).isEqualTo(false);
         assertThat(view.get("rpc_timeout_ms")).isEqualTo(5000L);
         assertThat(view.get("num_workers")).isEqualTo(2);
