@@ -19,7 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A plugin compiled against kvtier-spi alone, or against kvtier-spi and one bundled library whose
- * version {@code describe} reports (the test compiles it with nothing else on the class path).
+ * version {@code describe} reports (the test compiles it with nothing else on the class path). It uses
+ * only revision 2's API: SpiRevision2PluginTest also compiles it against that contract.
  */
 public final class ContractOnlyProvider implements L2AdapterProvider<String> {
     @Override

@@ -26,7 +26,7 @@ final class RunSummary {
         m.put("in_flight", r.options.inFlight());
         m.put("passes", r.passes.stream().map(p -> toMap(r, p)).toList());
         m.put("errors", r.errors());
-        m.put("errors_by_cause", r.errorsByCause());
+        m.put("errors_by_kind", r.errorsByKind());
         m.put("passed", r.passed());
         m.put("metrics", r.metrics);
         return m;
@@ -83,7 +83,7 @@ final class RunSummary {
             r.metrics.forEach((name, value) -> sb.append(' ').append(name).append('=').append(value));
             sb.append(System.lineSeparator());
         }
-        Map<String, Long> causes = r.errorsByCause();
+        Map<String, Long> causes = r.errorsByKind();
         sb.append(String.format("  %s: %d errors%s%n", r.passed() ? "PASSED" : "FAILED", r.errors(),
                 causes.isEmpty() ? "" : " (" + causes.toString().replaceAll("[{}]", "") + ")"));
         return sb.toString();

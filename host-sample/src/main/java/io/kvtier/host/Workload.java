@@ -207,9 +207,9 @@ final class Workload {
             return passes.stream().mapToLong(PassReport::errors).sum();
         }
 
-        Map<String, Long> errorsByCause() {
+        Map<String, Long> errorsByKind() {
             Map<String, Long> all = new TreeMap<>();
-            passes.forEach(p -> p.errorsByCause.forEach((cause, n) -> all.merge(cause, n, Long::sum)));
+            passes.forEach(p -> p.errorsByKind.forEach((group, n) -> all.merge(group, n, Long::sum)));
             return all;
         }
 
@@ -246,8 +246,8 @@ final class Workload {
         long deleted;
         long deleteErrors;
         long survivedDelete;
-        /** Errored keys by the cause of their batch's first error, so that 208 alike errors read as one line. */
-        final Map<String, Long> errorsByCause = new TreeMap<>();
+        /** Errored keys by kind and code ({@link ErrorGroup}). */
+        final Map<String, Long> errorsByKind = new TreeMap<>();
 
         PassReport(int pass, int chunks) {
             this.pass = pass;
@@ -259,9 +259,8 @@ final class Workload {
         }
 
         private void noteErrors(BatchResult result) {
-            long errors = result.count(KeyResult.ERROR);
-            if (errors > 0) {
-                errorsByCause.merge(ErrorCause.of(result.firstError()), errors, Long::sum);
+            if (result.summary().errors() > 0) {
+                ErrorGroup.count(result).forEach((group, n) -> errorsByKind.merge(group, n, Long::sum));
             }
         }
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.codahale.metrics.MetricRegistry;
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.ErrorKind;
+import io.kvtier.spi.KeyError;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterListener;
@@ -23,7 +25,8 @@ class WorkloadTest {
         private static CompletableFuture<BatchResult> failEvery(List<ObjectKey> keys) {
             BatchOutcome outcome = new BatchOutcome(keys.size());
             for (int i = 0; i < keys.size(); i++) {
-                outcome.error(i, "Mooncake batch_put_from failed for key " + keys.get(i) + ": RPC_FAIL (-900)");
+                outcome.error(i, KeyError.of(ErrorKind.TRANSIENT, -900, "Mooncake batch_put_from failed for key " + keys.get(i)
+                        + ": RPC_FAIL (-900)"));
             }
             return CompletableFuture.completedFuture(outcome.build(0));
         }
@@ -69,17 +72,17 @@ class WorkloadTest {
     }
 
     @Test
-    void repeatedErrorsAreSummedUpByCauseInOneLine() {
+    void repeatedErrorsAreSummedUpByKindAndCodeInOneLine() {
         Workload.Options options = new Workload.Options(8, 4096, 4, 1, 1);
         try (L1Arena arena = L1Arena.allocate(Workload.l1BytesNeeded(options), L1Arena.DEFAULT_ALIGNMENT, true)) {
             Workload workload = new Workload(arena, options, new MetricRegistry(),
                     new Progress(new PrintWriter(new StringWriter())));
             Workload.RunReport report = workload.run("gone", "master_gone_double", new MasterGoneAdapterDouble());
             // 8 stores, 8 + 2 lookups, 8 loads, 8 deletes, each an error; the recheck lookups count as survivors.
-            assertThat(report.errorsByCause()).containsExactly(Map.entry("RPC_FAIL (-900)", 34L));
+            assertThat(report.errorsByKind()).containsExactly(Map.entry("transient -900", 34L));
             assertThat(RunSummary.toText(report)).contains("  FAILED: ")
-                    .contains(" errors (RPC_FAIL (-900)=34)");
-            assertThat(RunSummary.toJson(List.of(report))).contains("\"errors_by_cause\":{\"RPC_FAIL (-900)\":34}");
+                    .contains(" errors (transient -900=34)");
+            assertThat(RunSummary.toJson(List.of(report))).contains("\"errors_by_kind\":{\"transient -900\":34}");
         }
     }
 }

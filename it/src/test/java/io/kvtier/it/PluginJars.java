@@ -31,6 +31,35 @@ final class PluginJars {
         return plugin(dir, type, spiVersion, "\"none\"", List.of());
     }
 
+    /**
+     * The contract as it was at SPI revision 2 ({@code spi-revision-2/}), compiled into a jar, to
+     * build plugins the way they were built for revision 2.
+     */
+    static Path spiRevision2(Path dir) throws IOException {
+        Map<String, String> sources = new java.util.TreeMap<>();
+        for (String name : List.of("AdapterContext", "AdapterSettings", "AdapterUsage", "BatchResult",
+                "ConfigurationException", "KeyResult", "L1MemoryDesc", "L1Slice", "L2Adapter", "L2AdapterListener",
+                "L2AdapterProvider", "ObjectKey", "SpiVersion")) {
+            String path = "io/kvtier/spi/" + name + ".java";
+            try (InputStream in = PluginJars.class.getResourceAsStream("/spi-revision-2/" + path)) {
+                sources.put(path, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            }
+        }
+        return jar(dir, "kvtier-spi-revision-2", sources, List.of(metricsCore()), null);
+    }
+
+    /** The contract-only plugin compiled against {@code spiJar} instead of today's contract. */
+    static Path contractOnlyAgainst(Path dir, Path spiJar, String type) throws IOException {
+        return plugin(dir, type, "SpiVersion.CURRENT", "\"none\"", List.of(), spiJar);
+    }
+
+    private static Path metricsCore() {
+        return Stream.of(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+                .filter(entry -> Path.of(entry).getFileName().toString().startsWith("metrics-core"))
+                .map(Path::of).findFirst()
+                .orElseThrow(() -> new IllegalStateException("metrics-core is not on the test class path"));
+    }
+
     /** A plugin for {@code type} that bundles {@code library} and reports its version in {@code describe}. */
     static Path usingLibrary(Path dir, String type, Path library) throws IOException {
         return plugin(dir, type, "example.shared.Lib.version()", library);
@@ -50,6 +79,11 @@ final class PluginJars {
 
     private static Path plugin(Path dir, String type, String spiVersion, String libraryVersion, List<Path> classpath)
             throws IOException {
+        return plugin(dir, type, spiVersion, libraryVersion, classpath, SPI_JAR);
+    }
+
+    private static Path plugin(Path dir, String type, String spiVersion, String libraryVersion, List<Path> classpath,
+                               Path spiJar) throws IOException {
         String pkg = "example." + type;
         String source;
         try (InputStream in = PluginJars.class.getResourceAsStream("/contract-only/ContractOnlyProvider.java")) {
@@ -59,7 +93,7 @@ final class PluginJars {
                     .replace("SPI_VERSION_EXPRESSION", spiVersion)
                     .replace("LIBRARY_VERSION_EXPRESSION", libraryVersion);
         }
-        List<Path> against = new ArrayList<>(List.of(SPI_JAR));
+        List<Path> against = new ArrayList<>(List.of(spiJar));
         against.addAll(classpath);
         return jar(dir, type, Map.of("example/" + type + "/ContractOnlyProvider.java", source), against,
                 pkg + ".ContractOnlyProvider");

@@ -102,7 +102,7 @@ class RealFaultsTest {
     }
 
     private static boolean healthy(L2Adapter adapter) {
-        return Boolean.TRUE.equals(adapter.status().get("is_healthy"));
+        return adapter.health().healthy();
     }
 
     @Test
@@ -115,7 +115,8 @@ class RealFaultsTest {
         master.kill();
         Duration down = await("segment-less instance unhealthy", Duration.ofSeconds(5), () -> !healthy(segmentLess));
         Duration downWithSegment = await("instance with a segment unhealthy", Duration.ofSeconds(5), () -> !healthy(segment));
-        assertThat(segmentLess.status().get("unhealthy_reason")).asString().contains("RPC_FAIL (-900)");
+        assertThat(segmentLess.health().reason()).contains("RPC_FAIL (-900)");
+        assertThat(segmentLess.health().unhealthyParts()).containsKey("master");
         long start = System.nanoTime();
         assertThatThrownBy(() -> segmentLess.lookupAndLock(keys(4)).join()).cause()
                 .hasMessageContaining("is unhealthy, batch not sent");

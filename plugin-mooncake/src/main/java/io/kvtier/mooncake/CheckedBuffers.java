@@ -1,5 +1,7 @@
 package io.kvtier.mooncake;
 
+import io.kvtier.spi.ErrorKind;
+import io.kvtier.spi.KeyError;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.toolkit.BatchOutcome;
 import java.lang.ref.Reference;
@@ -87,7 +89,7 @@ final class CheckedBuffers {
     void reportRejections(BatchOutcome outcome) {
         for (int i = 0; i < rejections.length; i++) {
             if (rejections[i] != null) {
-                outcome.error(i, rejections[i]);
+                outcome.error(i, KeyError.of(ErrorKind.PERMANENT, rejections[i]));
             }
         }
     }

@@ -1,6 +1,10 @@
 package io.kvtier.mooncake;
 
+import io.kvtier.spi.Health;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +24,7 @@ final class MasterHealth {
 
     /** Hears every change, on the health threads. */
     interface Listener {
-        void changed(boolean healthy, String reason);
+        void changed(Health health);
     }
 
     private final Supplier<String> probe;
@@ -30,8 +34,8 @@ final class MasterHealth {
     private volatile long probeStartedNanos = NOT_PROBING;
     private volatile String lastFailure;
     private volatile boolean stopped;
-    /** Why the instance is unhealthy, "" while healthy; read on every batch, so without a lock. */
-    private volatile String reason = "";
+    /** Read on every batch, so without a lock; replaced whole, so its parts always agree. */
+    private volatile Health state = Health.healthy(Instant.now());
 
     /** @param probe returns null when the master answered, else why it did not */
     MasterHealth(String threadPrefix, Supplier<String> probe, Listener listener) {
@@ -53,12 +57,16 @@ final class MasterHealth {
     }
 
     boolean healthy() {
-        return reason.isEmpty();
+        return state.healthy();
     }
 
     /** Why the instance is unhealthy; "" while healthy. */
     String reason() {
-        return reason;
+        return state.healthy() ? "" : state.reason();
+    }
+
+    Health health() {
+        return state;
     }
 
     private void probeLoop() {
@@ -89,13 +97,16 @@ final class MasterHealth {
             failure = "the master has not answered a probe for over " + PROBE_DEADLINE.toSeconds() + " s";
         }
         boolean now = failure == null;
+        Health changed;
         synchronized (this) { // the two health threads both evaluate: one of them reports a change
             if (now == healthy() || stopped) {
                 return;
             }
-            reason = now ? "" : failure;
+            changed = now ? new Health(true, "the master answers again", Optional.of(Instant.now()), Map.of())
+                    : new Health(false, failure, Optional.of(Instant.now()), Map.of("master", failure));
+            state = changed;
         }
-        listener.changed(now, now ? "the master answers again" : failure);
+        listener.changed(changed);
     }
 
     /**

@@ -1,16 +1,21 @@
 package io.kvtier.mooncake;
 
+import io.kvtier.spi.BatchFailedException;
+import io.kvtier.spi.ErrorKind;
+import io.kvtier.spi.KeyError;
+
 /**
  * A whole native batch failed: Mooncake could not be asked, or answered with the wrong number
  * of results, so no per-key outcome is known. The future of that batch fails with this.
  */
-public final class MooncakeBatchException extends RuntimeException {
+public final class MooncakeBatchException extends BatchFailedException {
     private static final long serialVersionUID = 1L;
     private final int code;
 
     MooncakeBatchException(String operation, int code, String nativeMessage) {
-        super("Mooncake " + operation + " batch failed (code " + code + "): "
-                + (nativeMessage == null || nativeMessage.isEmpty() ? "no message from the connector" : nativeMessage));
+        // The connector's codes are its own (-22 a broken contract, -1 anything else), not Mooncake's.
+        super(KeyError.of(ErrorKind.PERMANENT, "Mooncake " + operation + " batch failed (code " + code + "): "
+                + (nativeMessage == null || nativeMessage.isEmpty() ? "no message from the connector" : nativeMessage)));
         this.code = code;
     }
 

@@ -1,5 +1,7 @@
 package io.kvtier.mooncake;
 
+import io.kvtier.spi.ErrorKind;
+import io.kvtier.spi.KeyError;
 import java.util.Map;
 
 /**
@@ -8,6 +10,7 @@ import java.util.Map;
  */
 final class MooncakeCodes {
     static final long INTERNAL_ERROR = -1;
+    static final long NO_AVAILABLE_HANDLE = -200;
     static final long INVALID_PARAMS = -600;
     static final long REPLICA_IS_NOT_READY = -703;
     static final long OBJECT_NOT_FOUND = -704;
@@ -37,7 +40,7 @@ final class MooncakeCodes {
             Map.entry(-101L, "SEGMENT_NOT_FOUND"),
             Map.entry(-102L, "SEGMENT_ALREADY_EXISTS"),
             Map.entry(-103L, "CLIENT_NOT_FOUND"),
-            Map.entry(-200L, "NO_AVAILABLE_HANDLE"),
+            Map.entry(NO_AVAILABLE_HANDLE, "NO_AVAILABLE_HANDLE"),
             Map.entry(-300L, "INVALID_VERSION"),
             Map.entry(-400L, "INVALID_KEY"),
             Map.entry(-500L, "WRITE_FAIL"),
@@ -74,6 +77,16 @@ final class MooncakeCodes {
             return Kind.TRANSIENT;
         }
         return Kind.PERMANENT;
+    }
+
+    /**
+     * A key's error for a code that is not a miss: {@code what} failed for that key, with the
+     * code's name. NO_AVAILABLE_HANDLE means no segment had room for the object.
+     */
+    static KeyError keyError(long code, String what) {
+        ErrorKind kind = code == NO_AVAILABLE_HANDLE ? ErrorKind.NO_CAPACITY
+                : kind(code) == Kind.TRANSIENT ? ErrorKind.TRANSIENT : ErrorKind.PERMANENT;
+        return KeyError.of(kind, code, what + ": " + describe(code));
     }
 
     /** {@code NAME (code)}, or the bare code when Mooncake has no name for it here. */

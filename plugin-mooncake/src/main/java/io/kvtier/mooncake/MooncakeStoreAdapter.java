@@ -5,16 +5,21 @@ import io.kvtier.mooncake.NativeAbi.MooncakeNative;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.ErrorKind;
+import io.kvtier.spi.Health;
+import io.kvtier.spi.KeyError;
 import io.kvtier.spi.L1MemoryDesc;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterListener;
 import io.kvtier.spi.ObjectKey;
 import io.kvtier.toolkit.BatchOutcome;
+import io.kvtier.toolkit.Batches;
 import io.kvtier.toolkit.KeyLocks;
 import io.kvtier.toolkit.UsageTracker;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import io.kvtier.mooncake.MooncakeCodes.Kind;
 import java.util.ArrayList;
@@ -63,6 +68,8 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     /** Whether loads and stores go through staging memory, so that their deadline may complete them early. */
     private final boolean staged;
     private volatile boolean closed;
+    /** Set before {@link #closed}, so that a reader who sees {@code closed} sees it. */
+    private volatile Health closedHealth;
 
     /**
      * Acquires what this adapter owns, in order: the native client, the L1 registration (when
@@ -114,15 +121,15 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         }
     }
 
-    private void healthChanged(boolean healthy, String reason) {
-        LOG.log(healthy ? Level.INFO : Level.WARNING, "mooncake_store adapter ''{0}'' is {1}: {2}",
-                new Object[] {name, healthy ? "healthy again" : "unhealthy, failing batches fast", reason});
-        usage.reportHealth(healthy, reason);
+    private void healthChanged(Health health) {
+        LOG.log(health.healthy() ? Level.INFO : Level.WARNING, "mooncake_store adapter ''{0}'' is {1}: {2}",
+                new Object[] {name, health.healthy() ? "healthy again" : "unhealthy, failing batches fast", health.reason()});
+        usage.reportHealth(health);
     }
 
     @Override
     public CompletableFuture<BatchResult> store(List<ObjectKey> keys, List<L1Slice> objects) {
-        L2Adapter.requireSameSize(keys, objects);
+        Batches.requireSameSize(keys, objects);
         CheckedBuffers batch = CheckedBuffers.of(objects, bufferCheck);
         return submit(Lane.STORE, metrics.store, keys, batch, guard -> doStore(keys, batch, guard));
     }
@@ -133,6 +140,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         batch.reportRejections(outcome);
         List<ObjectKey> stored = new ArrayList<>(batch.nativeCount());
         List<Long> storedSizes = new ArrayList<>(batch.nativeCount());
+        List<Integer> storedAt = new ArrayList<>(batch.nativeCount());
         long bytes = 0;
         if (batch.nativeCount() > 0) {
             long[] rc;
@@ -152,18 +160,22 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             for (int j = 0; j < rc.length; j++) {
                 int i = batch.nativeIndices()[j];
                 if (rc[j] == 0) {
-                    outcome.ok(i);
+                    storedAt.add(i);
                     stored.add(keys.get(i));
                     storedSizes.add(batch.sizes()[j]);
                     bytes += batch.sizes()[j];
                 } else {
-                    outcome.error(i, "Mooncake batch_put_from failed for key " + keys.get(i) + ": "
-                            + MooncakeCodes.describe(rc[j]));
+                    outcome.error(i, MooncakeCodes.keyError(rc[j], "Mooncake batch_put_from failed for key " + keys.get(i)));
                 }
             }
         }
         // A re-stored key is reported to listeners with size 0 and adds no bytes, as in LMCache.
-        long newBytes = usage.recordStored(stored, storedSizes);
+        long[] newBytesPerKey = usage.recordStoredPerKey(stored, storedSizes);
+        long newBytes = 0;
+        for (int k = 0; k < newBytesPerKey.length; k++) {
+            outcome.ok(storedAt.get(k), newBytesPerKey[k]);
+            newBytes += newBytesPerKey[k];
+        }
         metrics.bytesStored.mark(bytes);
         metrics.errors.inc(outcome.errors());
         return outcome.build(newBytes);
@@ -194,7 +206,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
                 outcome.missing(i);
                 misses++;
             } else {
-                outcome.error(i, "Mooncake batchIsExist failed for key " + keys.get(i) + ": " + MooncakeCodes.describe(rc[i]));
+                outcome.error(i, MooncakeCodes.keyError(rc[i], "Mooncake batchIsExist failed for key " + keys.get(i)));
             }
         }
         metrics.hits.inc(hits);
@@ -210,7 +222,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
 
     @Override
     public CompletableFuture<BatchResult> load(List<ObjectKey> keys, List<L1Slice> objects) {
-        L2Adapter.requireSameSize(keys, objects);
+        Batches.requireSameSize(keys, objects);
         CheckedBuffers batch = CheckedBuffers.of(objects, bufferCheck);
         return submit(Lane.LOAD, metrics.load, keys, batch, guard -> doLoad(keys, batch, guard));
     }
@@ -239,18 +251,17 @@ public final class MooncakeStoreAdapter implements L2Adapter {
                 int i = batch.nativeIndices()[j];
                 long expected = batch.sizes()[j];
                 if (rc[j] == expected) {
-                    outcome.ok(i);
+                    outcome.ok(i, expected);
                     loaded.add(keys.get(i));
                     bytes += expected;
                 } else if (rc[j] == MooncakeCodes.OBJECT_NOT_FOUND) {
                     outcome.missing(i);
                 } else if (rc[j] >= 0) {
                     // Mooncake accepts a buffer larger than the object; the tail would be stale.
-                    outcome.error(i, (rc[j] < expected ? "short read" : "oversized read") + " for key " + keys.get(i)
-                            + ": Mooncake returned " + rc[j] + " bytes, expected " + expected);
+                    outcome.error(i, KeyError.of(ErrorKind.PERMANENT, (rc[j] < expected ? "short read" : "oversized read")
+                            + " for key " + keys.get(i) + ": Mooncake returned " + rc[j] + " bytes, expected " + expected));
                 } else {
-                    outcome.error(i, "Mooncake batch_get_into failed for key " + keys.get(i) + ": "
-                            + MooncakeCodes.describe(rc[j]));
+                    outcome.error(i, MooncakeCodes.keyError(rc[j], "Mooncake batch_get_into failed for key " + keys.get(i)));
                 }
             }
         }
@@ -347,7 +358,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
                 // Mooncake may have evicted it on its own: stop counting its bytes too.
                 gone.add(keys.get(i));
             } else {
-                outcome.error(i, "Mooncake batchRemove failed for key " + keys.get(i) + ": " + MooncakeCodes.describe(rc[i]));
+                outcome.error(i, MooncakeCodes.keyError(rc[i], "Mooncake batchRemove failed for key " + keys.get(i)));
             }
         }
         usage.recordDeleted(gone);
@@ -428,9 +439,9 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         }
         for (int i = 0; i < keys.size(); i++) {
             if (batch == null || !batch.rejected(i)) {
-                outcome.error(i, "mooncake_store adapter '" + name + "': the " + lane.operation() + " of key "
-                        + keys.get(i) + " did not complete within batch_timeout_ms = "
-                        + deadline.timeout().toMillis() + " (transient: a storage node or the master may not answer)");
+                outcome.error(i, KeyError.of(ErrorKind.TRANSIENT, "mooncake_store adapter '" + name + "': the "
+                        + lane.operation() + " of key " + keys.get(i) + " did not complete within batch_timeout_ms = "
+                        + deadline.timeout().toMillis() + " (a storage node or the master may not answer)"));
             }
         }
         return outcome.build(0);
@@ -455,12 +466,28 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     }
 
     @Override
+    public Health health() {
+        if (closed) {
+            return closedHealth;
+        }
+        Health master = health.health();
+        List<String> suspects = suspectNodes.suspects();
+        if (suspects.isEmpty()) {
+            return master;
+        }
+        // Still healthy when the master answers: reads go around a suspect node.
+        Map<String, String> parts = new LinkedHashMap<>(master.unhealthyParts());
+        suspects.forEach(node -> parts.put("node " + node, "suspect: reads skip it until a probe read from it succeeds"));
+        return master.withUnhealthyParts(parts);
+    }
+
+    @Override
     public Map<String, Object> status() {
         Map<String, Object> status = new LinkedHashMap<>();
-        boolean healthy = !closed && health.healthy();
-        status.put("is_healthy", healthy);
-        if (!healthy) {
-            status.put("unhealthy_reason", closed ? "closed" : health.reason());
+        Health now = health();
+        status.put("is_healthy", now.healthy());
+        if (!now.healthy()) {
+            status.put("unhealthy_reason", now.reason());
         }
         status.put("type", TYPE);
         status.put("instance", name);
@@ -498,6 +525,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             if (closed) {
                 return;
             }
+            closedHealth = Health.unhealthy("closed", Instant.now());
             closed = true;
         }
         callerThreadCalls.shut();
@@ -516,7 +544,11 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     }
 
     private void finishClose() {
-        boolean drained = awaitNativeCalls() && stopHealth() && stopSuspectNodes();
+        // All three always run: a probe that kept going after close() would call listeners on a leaked client.
+        boolean callsReturned = awaitNativeCalls();
+        boolean probeReturned = stopHealth();
+        boolean nodeProbeReturned = stopSuspectNodes();
+        boolean drained = callsReturned && probeReturned && nodeProbeReturned;
         inFlight.forEach(task -> task.fail(closedError()));
         if (drained) {
             registration.close();

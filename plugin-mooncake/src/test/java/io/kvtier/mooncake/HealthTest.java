@@ -5,14 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.codahale.metrics.MetricRegistry;
+import io.kvtier.spi.BatchFailedException;
 import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.ErrorKind;
+import io.kvtier.spi.Health;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L2AdapterListener;
 import io.kvtier.spi.ObjectKey;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -61,6 +66,10 @@ class HealthTest {
             assertThat(nextChangeWithin(FIVE_SECONDS)).isEqualTo("false: the master does not answer: RPC_FAIL (-900)");
             assertThat(adapter.status()).containsEntry("is_healthy", false)
                     .containsEntry("unhealthy_reason", "the master does not answer: RPC_FAIL (-900)");
+            Health unhealthy = adapter.health();
+            assertThat(unhealthy.healthy()).isFalse();
+            assertThat(unhealthy.unhealthyParts()).containsExactly(Map.entry("master", unhealthy.reason()));
+            assertThat(unhealthy.since()).hasValueSatisfying(since -> assertThat(since).isBeforeOrEqualTo(Instant.now()));
             assertThat(metrics.getGauges().get("kvtier.l2.mc.healthy").getValue()).isEqualTo(0);
 
             long errorsBefore = metrics.counter("kvtier.l2.mc.errors").getCount();
@@ -68,6 +77,7 @@ class HealthTest {
             assertThat(refused).isCompletedExceptionally();
             assertThatThrownBy(refused::get).isInstanceOf(ExecutionException.class).cause()
                     .isInstanceOf(MasterUnreachableException.class)
+                    .satisfies(e -> assertThat(((BatchFailedException) e).error().kind()).isEqualTo(ErrorKind.TRANSIENT))
                     .hasMessage("mooncake_store adapter 'mc' is unhealthy, batch not sent: "
                             + "the master does not answer: RPC_FAIL (-900)");
             assertThat(metrics.counter("kvtier.l2.mc.errors").getCount()).isEqualTo(errorsBefore + 2);
@@ -75,6 +85,8 @@ class HealthTest {
             Files.delete(down);
             assertThat(nextChangeWithin(FIVE_SECONDS)).isEqualTo("true: the master answers again");
             assertThat(adapter.status()).containsEntry("is_healthy", true);
+            assertThat(adapter.health().unhealthyParts()).isEmpty();
+            assertThat(adapter.health().since().orElseThrow()).isAfter(unhealthy.since().orElseThrow());
             assertThat(metrics.getGauges().get("kvtier.l2.mc.healthy").getValue()).isEqualTo(1);
             assertThat(adapter.lookupAndLock(keys).get(10, TimeUnit.SECONDS).results()).containsOnly(KeyResult.OK);
         }

@@ -15,7 +15,7 @@ class MasterHealthTest {
     private final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
 
     private MasterHealth health(java.util.function.Supplier<String> probe) {
-        return new MasterHealth("test-health-", probe, (healthy, reason) -> heard.add(healthy + ": " + reason));
+        return new MasterHealth("test-health-", probe, h -> heard.add(h.healthy() + ": " + h.reason()));
     }
 
     private String nextChange() throws InterruptedException {

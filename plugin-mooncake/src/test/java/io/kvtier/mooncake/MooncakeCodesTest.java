@@ -3,6 +3,8 @@ package io.kvtier.mooncake;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvtier.mooncake.MooncakeCodes.Kind;
+import io.kvtier.spi.ErrorKind;
+import io.kvtier.spi.KeyError;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -24,5 +26,20 @@ class MooncakeCodesTest {
     void everyCodeHasAKindAndAName(long code, Kind kind, String described) {
         assertThat(MooncakeCodes.kind(code)).isEqualTo(kind);
         assertThat(MooncakeCodes.describe(code)).isEqualTo(described);
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "-800, TRANSIENT",
+        "-900, TRANSIENT",
+        "-200, NO_CAPACITY",
+        "-600, PERMANENT",
+        "-4242, PERMANENT"
+    })
+    void aKeysErrorCarriesItsKindCodeAndName(long code, ErrorKind kind) {
+        KeyError error = MooncakeCodes.keyError(code, "Mooncake batch_put_from failed for key k");
+        assertThat(error.kind()).isEqualTo(kind);
+        assertThat(error.code()).hasValue(code);
+        assertThat(error.message()).isEqualTo("Mooncake batch_put_from failed for key k: " + MooncakeCodes.describe(code));
     }
 }

@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.MetricRegistry;
 import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.ErrorKind;
+import io.kvtier.spi.KeyError;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.ObjectKey;
@@ -115,6 +117,7 @@ class SilentNodeTest {
 
         assertThat(result.results()).containsExactly(KeyResult.ERROR);
         assertThat(result.firstError()).contains("did not complete within batch_timeout_ms = 300");
+        assertThat(result.error(0).orElseThrow().kind()).isEqualTo(ErrorKind.TRANSIENT);
         assertThat(waited).as("ms waited").isGreaterThanOrEqualTo(TIMEOUT_MS).isLessThan(TIMEOUT_MS + 2_000);
         assertThat(metrics.counter("kvtier.l2.mc.timeouts").getCount()).isEqualTo(1);
         assertThat(abandoned(adapter)).isEqualTo(1);
@@ -223,7 +226,11 @@ class SilentNodeTest {
         assertThat(millisSince(start)).as("ms for a key on a suspect node").isLessThan(TIMEOUT_MS);
         assertThat(fast.results()).containsExactly(KeyResult.ERROR);
         assertThat(fast.firstError()).contains("ON_SUSPECT_NODES (-9100)");
-        assertThat(MooncakeCodes.kind(MooncakeCodes.ON_SUSPECT_NODES)).isEqualTo(MooncakeCodes.Kind.TRANSIENT);
+        KeyError error = fast.error(0).orElseThrow();
+        assertThat(error.kind()).isEqualTo(ErrorKind.TRANSIENT);
+        assertThat(error.code()).hasValue(MooncakeCodes.ON_SUSPECT_NODES);
+        assertThat(adapter.health().healthy()).as("the master answers").isTrue();
+        assertThat(adapter.health().unhealthyParts()).containsOnlyKeys("node a");
         assertThat(target.read(0, SIZE)).isEqualTo(OffHeapRegion.expected(SIZE, 3));
     }
 

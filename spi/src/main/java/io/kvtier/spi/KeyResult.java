@@ -6,6 +6,6 @@ public enum KeyResult {
     OK,
     /** The key is not in the store. */
     MISSING,
-    /** The operation failed for this key; the batch's {@code firstError} says why. */
+    /** The operation failed for this key; {@link BatchResult#error(int)} says why. */
     ERROR
 }

@@ -12,8 +12,18 @@ public interface L2AdapterListener {
     default void onKeysDeleted(List<ObjectKey> keys) {}
 
     /**
-     * The adapter's {@code is_healthy} changed; {@code reason} says why (since SPI revision 2).
-     * Called on one of the adapter's threads, so keep it short.
+     * The adapter's health changed (since SPI revision 3). Called on one of the adapter's threads,
+     * so keep it short. The default passes it on to the revision-2 form.
      */
+    default void onHealthChanged(Health health) {
+        onHealthChanged(health.healthy(), health.reason());
+    }
+
+    /**
+     * The adapter's health changed; {@code reason} says why (since SPI revision 2).
+     *
+     * @deprecated since revision 3: override {@link #onHealthChanged(Health)}
+     */
+    @Deprecated(since = "3")
     default void onHealthChanged(boolean healthy, String reason) {}
 }

@@ -3,19 +3,28 @@ package io.kvtier.host.memory;
 import com.kenai.jffi.MemoryIO;
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.ErrorKind;
+import io.kvtier.spi.Health;
+import io.kvtier.spi.KeyError;
+import io.kvtier.spi.KeyPage;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterListener;
 import io.kvtier.spi.ObjectKey;
 import io.kvtier.toolkit.BatchOutcome;
+import io.kvtier.toolkit.Batches;
 import io.kvtier.toolkit.KeyLocks;
 import io.kvtier.toolkit.UsageTracker;
 import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -49,6 +58,9 @@ final class MemoryAdapter implements L2Adapter {
      */
     private final ReadWriteLock copying = new ReentrantReadWriteLock();
     private long bytes;
+    private final Instant createdAt = Instant.now();
+    /** Set before {@link #closed}. */
+    private volatile Instant closedAt;
     private volatile boolean closed;
 
     MemoryAdapter(String name, long capacity) {
@@ -59,7 +71,7 @@ final class MemoryAdapter implements L2Adapter {
 
     @Override
     public CompletableFuture<BatchResult> store(List<ObjectKey> keys, List<L1Slice> slices) {
-        L2Adapter.requireSameSize(keys, slices);
+        Batches.requireSameSize(keys, slices);
         if (closed) {
             return closedFuture();
         }
@@ -69,6 +81,7 @@ final class MemoryAdapter implements L2Adapter {
             copies.add(slice.length() <= capacity ? copy(slice) : null);
         }
         BatchOutcome outcome = new BatchOutcome(keys.size());
+        List<Integer> storedAt = new ArrayList<>();
         List<ObjectKey> stored = new ArrayList<>();
         List<Long> sizes = new ArrayList<>();
         List<ObjectKey> evictedKeys = new ArrayList<>();
@@ -83,9 +96,9 @@ final class MemoryAdapter implements L2Adapter {
                 Block copy = copies.get(i);
                 // A key already there keeps its first value, and counts as stored (touching its recency).
                 boolean present = objects.get(keys.get(i)) != null;
-                String error = present ? null : put(keys.get(i), slices.get(i).length(), copy, evictedKeys, evicted);
+                KeyError error = present ? null : put(keys.get(i), slices.get(i).length(), copy, evictedKeys, evicted);
                 if (error == null) {
-                    outcome.ok(i);
+                    storedAt.add(i);
                     stored.add(keys.get(i));
                     sizes.add((long) slices.get(i).length());
                 } else {
@@ -99,7 +112,12 @@ final class MemoryAdapter implements L2Adapter {
         freeUnpublished(unused);
         free(evicted);
         usage.recordDeleted(evictedKeys);
-        long newBytes = usage.recordStored(stored, sizes);
+        long[] newBytesPerKey = usage.recordStoredPerKey(stored, sizes);
+        long newBytes = 0;
+        for (int k = 0; k < newBytesPerKey.length; k++) {
+            outcome.ok(storedAt.get(k), newBytesPerKey[k]);
+            newBytes += newBytesPerKey[k];
+        }
         return CompletableFuture.completedFuture(outcome.build(newBytes));
     }
 
@@ -115,12 +133,13 @@ final class MemoryAdapter implements L2Adapter {
     }
 
     /** Puts a key that is not there yet. @return null when stored, else why not */
-    private String put(ObjectKey key, long size, Block copy, List<ObjectKey> evictedKeys, List<Block> evicted) {
+    private KeyError put(ObjectKey key, long size, Block copy, List<ObjectKey> evictedKeys, List<Block> evicted) {
         if (size > capacity) {
-            return "object of " + size + " bytes exceeds the capacity of " + capacity + " bytes";
+            return KeyError.of(ErrorKind.PERMANENT, "object of " + size + " bytes exceeds the capacity of "
+                    + capacity + " bytes");
         }
         if (copy == null) {
-            return "cannot allocate " + size + " bytes of off-heap memory";
+            return KeyError.of(ErrorKind.TRANSIENT, "cannot allocate " + size + " bytes of off-heap memory");
         }
         Iterator<Map.Entry<ObjectKey, Block>> lru = objects.entrySet().iterator();
         while (bytes + size > capacity && lru.hasNext()) {
@@ -133,7 +152,8 @@ final class MemoryAdapter implements L2Adapter {
             }
         }
         if (bytes + size > capacity) {
-            return "capacity of " + capacity + " bytes exhausted: every object in it is locked by a lookup";
+            return KeyError.of(ErrorKind.NO_CAPACITY, "capacity of " + capacity
+                    + " bytes exhausted: every object in it is locked by a lookup");
         }
         objects.put(key, copy);
         bytes += size;
@@ -192,7 +212,7 @@ final class MemoryAdapter implements L2Adapter {
 
     @Override
     public CompletableFuture<BatchResult> load(List<ObjectKey> keys, List<L1Slice> slices) {
-        L2Adapter.requireSameSize(keys, slices);
+        Batches.requireSameSize(keys, slices);
         BatchOutcome outcome = new BatchOutcome(keys.size());
         List<ObjectKey> accessed = new ArrayList<>();
         copying.readLock().lock();
@@ -212,11 +232,11 @@ final class MemoryAdapter implements L2Adapter {
                 if (object == null) {
                     outcome.missing(i);
                 } else if (object.length() != slice.length()) {
-                    outcome.error(i, "object " + keys.get(i) + " has " + object.length() + " bytes, the buffer "
-                            + slice.length());
+                    outcome.error(i, KeyError.of(ErrorKind.PERMANENT, "object " + keys.get(i) + " has "
+                            + object.length() + " bytes, the buffer " + slice.length()));
                 } else {
                     slice.buffer().duplicate().clear().put(object.buffer());
-                    outcome.ok(i);
+                    outcome.ok(i, object.length());
                     accessed.add(keys.get(i));
                 }
             }
@@ -264,6 +284,39 @@ final class MemoryAdapter implements L2Adapter {
     }
 
     @Override
+    public Health health() {
+        return closed ? Health.unhealthy("closed", closedAt) : Health.healthy(createdAt);
+    }
+
+    @Override
+    public boolean supportsKeyListing() {
+        return true;
+    }
+
+    /** Pages in the order of the keys' wire form; the cursor is the last key of the page. */
+    @Override
+    public KeyPage listKeys(String model, int pageSize, String cursor) {
+        if (pageSize <= 0) {
+            throw new IllegalArgumentException("pageSize must be > 0: " + pageSize);
+        }
+        if (closed) {
+            throw closedError();
+        }
+        TreeMap<String, ObjectKey> matching = new TreeMap<>();
+        synchronized (this) {
+            for (ObjectKey key : objects.keySet()) {
+                if (model == null || model.equals(key.modelName())) {
+                    matching.put(key.wireString(), key);
+                }
+            }
+        }
+        SortedMap<String, ObjectKey> rest = cursor == null ? matching : matching.tailMap(cursor, false);
+        List<ObjectKey> page = rest.values().stream().limit(pageSize).toList();
+        boolean more = rest.size() > page.size();
+        return new KeyPage(page, more ? Optional.of(page.get(page.size() - 1).wireString()) : Optional.empty());
+    }
+
+    @Override
     public void addListener(L2AdapterListener listener) {
         usage.addListener(listener);
     }
@@ -273,6 +326,9 @@ final class MemoryAdapter implements L2Adapter {
     public void close() {
         List<Block> all;
         synchronized (this) {
+            if (!closed) {
+                closedAt = Instant.now();
+            }
             closed = true;
             all = new ArrayList<>(objects.values());
             objects.clear();
@@ -283,6 +339,10 @@ final class MemoryAdapter implements L2Adapter {
     }
 
     private <T> CompletableFuture<T> closedFuture() {
-        return CompletableFuture.failedFuture(new IllegalStateException("memory adapter '" + name + "' is closed"));
+        return CompletableFuture.failedFuture(closedError());
+    }
+
+    private IllegalStateException closedError() {
+        return new IllegalStateException("memory adapter '" + name + "' is closed");
     }
 }

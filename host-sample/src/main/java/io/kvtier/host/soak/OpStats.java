@@ -13,7 +13,7 @@ final class OpStats {
     static final long BUCKET_NANOS = 5_000_000_000L;
 
     /** A consistent copy, for reports and progress lines. */
-    record Snapshot(long batches, long ok, long missing, long errors, Map<String, Long> errorsByCause, long verified,
+    record Snapshot(long batches, long ok, long missing, long errors, Map<String, Long> errorsByKind, long verified,
                     long stale, long foreign, long lost, long missingAfterFault, long phantom, long bytes,
                     Map<Integer, long[]> buckets) {
         long corrupted() {
@@ -25,7 +25,7 @@ final class OpStats {
     private long ok;
     private long missing;
     private long errors;
-    private final Map<String, Long> errorsByCause = new TreeMap<>();
+    private final Map<String, Long> errorsByKind = new TreeMap<>();
     private long verified;
     private long stale;
     private long foreign;
@@ -54,7 +54,7 @@ final class OpStats {
 
     synchronized void errors(long count, String cause) {
         errors += count;
-        errorsByCause.merge(cause, count, Long::sum);
+        errorsByKind.merge(cause, count, Long::sum);
     }
 
     synchronized void verified() {
@@ -86,7 +86,7 @@ final class OpStats {
     synchronized Snapshot snapshot() {
         Map<Integer, long[]> copy = new TreeMap<>();
         buckets.forEach((b, v) -> copy.put(b, v.clone()));
-        return new Snapshot(batches, ok, missing, errors, Collections.unmodifiableMap(new TreeMap<>(errorsByCause)), verified, stale, foreign, lost,
+        return new Snapshot(batches, ok, missing, errors, Collections.unmodifiableMap(new TreeMap<>(errorsByKind)), verified, stale, foreign, lost,
                 missingAfterFault, phantom, bytes, copy);
     }
 }

@@ -1,6 +1,6 @@
 package io.kvtier.host.soak;
 
-import io.kvtier.host.ErrorCause;
+import io.kvtier.host.ErrorGroup;
 import io.kvtier.host.L1Arena;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.KeyResult;
@@ -189,7 +189,7 @@ final class Operations {
     }
 
     /**
-     * Runs one batch and counts its errors by cause, each of which opens or extends a fault window.
+     * Runs one batch and counts its errors by kind and code, each of which opens or extends a fault window.
      * @return null when the batch failed as a whole, which counts every key as an error of that failure
      */
     private BatchResult call(Target target, Op op, int keyCount, Supplier<CompletableFuture<BatchResult>> submit) {
@@ -197,16 +197,15 @@ final class Operations {
         try {
             result = submit.get().join();
         } catch (RuntimeException e) {
-            error(target, op, keyCount, ErrorCause.of(e));
+            error(target, op, keyCount, ErrorGroup.label(ErrorGroup.classify(e)));
             return null;
         }
         if (result.size() != keyCount) {
             error(target, op, keyCount, "adapter answered " + result.size() + " results for " + keyCount + " keys");
             return null;
         }
-        long errors = result.count(KeyResult.ERROR);
-        if (errors > 0) {
-            error(target, op, errors, ErrorCause.of(result.firstError()));
+        if (result.summary().errors() > 0) {
+            ErrorGroup.count(result).forEach((group, n) -> error(target, op, n, group));
         }
         return result;
     }

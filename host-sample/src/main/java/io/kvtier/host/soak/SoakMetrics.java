@@ -6,7 +6,7 @@ import java.util.function.ToLongFunction;
 
 /**
  * The soak's own figures as gauges beside the adapters' metrics, under {@code kvtier.soak.<instance>}:
- * {@code healthy} (1 or 0, from the last status() poll), {@code fault_window_open}, {@code fault_windows},
+ * {@code healthy} (1 or 0, from the last health() poll), {@code fault_window_open}, {@code fault_windows},
  * per operation {@code ok}, {@code missing} and {@code errors}, for lookups, loads and deletes {@code lost},
  * {@code missing_after_fault} and {@code phantom}, for stores and loads {@code bytes}, and for loads
  * {@code verified} and {@code corrupted}.

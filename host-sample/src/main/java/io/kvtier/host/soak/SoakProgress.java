@@ -41,7 +41,7 @@ final class SoakProgress {
                 if (op == Op.STORE || op == Op.LOAD) {
                     line.append(String.format(" %.1f MB/s", bytes / seconds / 1e6));
                 }
-                s.errorsByCause().forEach((cause, n) -> errors.merge(cause, n, Long::sum));
+                s.errorsByKind().forEach((cause, n) -> errors.merge(cause, n, Long::sum));
             }
             previous.put(target, current);
             line.append("  errors ").append(errors.isEmpty() ? "0" : errors.toString());

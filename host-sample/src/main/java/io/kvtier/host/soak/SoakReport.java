@@ -70,8 +70,8 @@ final class SoakReport {
             for (Op op : Op.values()) {
                 OpStats.Snapshot s = r.ops().get(op);
                 sb.append(String.format("  %-7s ok %d  missing %d  errors %d", op.label(), s.ok(), s.missing(), s.errors()));
-                if (!s.errorsByCause().isEmpty()) {
-                    sb.append(" (").append(s.errorsByCause().toString().replaceAll("[{}]", "")).append(')');
+                if (!s.errorsByKind().isEmpty()) {
+                    sb.append(" (").append(s.errorsByKind().toString().replaceAll("[{}]", "")).append(')');
                 }
                 if (op == Op.LOAD) {
                     sb.append(String.format("  verified %d  corrupted %d (stale %d, foreign %d)", s.verified(),
@@ -87,8 +87,8 @@ final class SoakReport {
                 }
                 sb.append(System.lineSeparator());
             }
-            Map<String, Long> errors = errorsByCause(r);
-            sb.append("  errors by cause: ").append(errors.isEmpty() ? "none" : errors.toString().replaceAll("[{}]", ""))
+            Map<String, Long> errors = errorsByKind(r);
+            sb.append("  errors by kind: ").append(errors.isEmpty() ? "none" : errors.toString().replaceAll("[{}]", ""))
                     .append(System.lineSeparator());
             sb.append("  fault windows: ").append(r.windows().isEmpty() ? "none" : "").append(System.lineSeparator());
             for (FaultWindows.Window w : r.windows()) {
@@ -128,7 +128,7 @@ final class SoakReport {
             Map<String, Object> ops = new LinkedHashMap<>();
             r.ops().forEach((op, s) -> ops.put(op.label(), toMap(s)));
             m.put("ops", ops);
-            m.put("errors_by_cause", errorsByCause(r));
+            m.put("errors_by_kind", errorsByKind(r));
             m.put("fault_windows", r.windows().stream().map(this::toMap).toList());
             List<Object> buckets = new ArrayList<>();
             for (int bucket : buckets(r)) {
@@ -159,7 +159,7 @@ final class SoakReport {
         m.put("ok", s.ok());
         m.put("missing", s.missing());
         m.put("errors", s.errors());
-        m.put("errors_by_cause", s.errorsByCause());
+        m.put("errors_by_kind", s.errorsByKind());
         m.put("verified", s.verified());
         m.put("corrupted", s.corrupted());
         m.put("stale", s.stale());
@@ -183,9 +183,9 @@ final class SoakReport {
         return m;
     }
 
-    private static Map<String, Long> errorsByCause(InstanceReport r) {
+    private static Map<String, Long> errorsByKind(InstanceReport r) {
         Map<String, Long> all = new java.util.TreeMap<>();
-        r.ops().values().forEach(s -> s.errorsByCause().forEach((cause, n) -> all.merge(cause, n, Long::sum)));
+        r.ops().values().forEach(s -> s.errorsByKind().forEach((cause, n) -> all.merge(cause, n, Long::sum)));
         return all;
     }
 

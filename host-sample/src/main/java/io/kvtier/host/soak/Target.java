@@ -14,7 +14,7 @@ final class Target {
     final KeyBook book;
     final FaultWindows faults;
     final Map<Op, OpStats> stats = new EnumMap<>(Op.class);
-    /** The last health read from status(); the health poll writes it, the metrics endpoint reads it. */
+    /** The last health read from health(); the health poll writes it, the metrics endpoint reads it. */
     volatile boolean healthy = true;
 
     Target(String name, String type, int index, L2Adapter adapter, int keys, long settleNanos) {
@@ -33,11 +33,11 @@ final class Target {
         return stats.get(op);
     }
 
-    /** Reads is_healthy from status(); a status() that throws, or lacks the flag, counts as unhealthy. */
+    /** Reads the adapter's health; a health() that throws counts as unhealthy. */
     boolean pollHealth() {
         boolean now;
         try {
-            now = Boolean.TRUE.equals(adapter.status().get("is_healthy"));
+            now = adapter.health().healthy();
         } catch (RuntimeException e) {
             now = false;
         }

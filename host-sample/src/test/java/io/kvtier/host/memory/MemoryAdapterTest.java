@@ -9,6 +9,10 @@ import io.kvtier.hostlib.DeclaredSettings;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.ConfigurationException;
 import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.ErrorKind;
+import io.kvtier.spi.KeyError;
+import io.kvtier.spi.KeyOutcome;
+import io.kvtier.spi.KeyPage;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
@@ -76,10 +80,13 @@ class MemoryAdapterTest {
     void aReStoreSucceedsWithNoNewBytes() {
         L2Adapter adapter = create("a", "1 KiB");
         adapter.store(List.of(key(1)), List.of(slice(10, 1))).join();
-        BatchResult again = adapter.store(List.of(key(1)), List.of(slice(10, 1))).join();
+        BatchResult again = adapter.store(List.of(key(1), key(2)), List.of(slice(10, 1), slice(7, 2))).join();
         assertThat(again.allOk()).isTrue();
-        assertThat(again.newBytes()).isZero();
-        assertThat(adapter.usage().totalBytesUsed()).isEqualTo(10);
+        assertThat(again.outcomes()).extracting(KeyOutcome::bytes).as("a key counts only on its first store")
+                .containsExactly(0L, 7L);
+        assertThat(again.newBytes()).isEqualTo(7);
+        assertThat(adapter.load(List.of(key(2)), List.of(slice(7, 0))).join().outcomes().get(0).bytes()).isEqualTo(7);
+        assertThat(adapter.usage().totalBytesUsed()).isEqualTo(17);
     }
 
     @Test
@@ -88,6 +95,7 @@ class MemoryAdapterTest {
         adapter.store(List.of(key(1)), List.of(slice(10, 1))).join();
         BatchResult result = adapter.load(List.of(key(1)), List.of(slice(20, 0))).join();
         assertThat(result.results()).containsExactly(KeyResult.ERROR);
+        assertThat(result.error(0).orElseThrow().kind()).isEqualTo(ErrorKind.PERMANENT);
         assertThat(result.firstError()).contains("10 bytes");
     }
 
@@ -117,10 +125,11 @@ class MemoryAdapterTest {
         L2Adapter adapter = create("a", "150");
         BatchResult result = adapter.store(List.of(key(1), key(2)), List.of(slice(100, 1), slice(200, 2))).join();
         assertThat(result.results()).containsExactly(KeyResult.OK, KeyResult.ERROR);
+        assertThat(result.error(1).orElseThrow().kind()).isEqualTo(ErrorKind.PERMANENT);
         assertThat(result.firstError()).contains("exceeds the capacity");
         adapter.lookupAndLock(List.of(key(1))).join();
-        assertThat(adapter.store(List.of(key(3)), List.of(slice(100, 3))).join().firstError())
-                .isEqualTo("capacity of 150 bytes exhausted: every object in it is locked by a lookup");
+        assertThat(adapter.store(List.of(key(3)), List.of(slice(100, 3))).join().error(0)).contains(KeyError.of(
+                ErrorKind.NO_CAPACITY, "capacity of 150 bytes exhausted: every object in it is locked by a lookup"));
         adapter.unlock(List.of(key(1)));
         assertThat(adapter.store(List.of(key(3)), List.of(slice(100, 3))).join().allOk()).isTrue();
     }
@@ -218,6 +227,41 @@ class MemoryAdapterTest {
         assertThatThrownBy(() -> adapter.lookupAndLock(List.of(key(1))).join())
                 .isInstanceOf(CompletionException.class).hasMessageContaining("memory adapter 'a' is closed");
         assertThat(adapter.status()).containsEntry("is_healthy", false).containsEntry("type", "memory");
+        assertThat(adapter.health().healthy()).isFalse();
+        assertThat(adapter.health().reason()).isEqualTo("closed");
+    }
+
+    @Test
+    void listsItsKeysInPagesOfAStableOrderFilteredByModel() {
+        L2Adapter adapter = create("a", "1 KiB");
+        assertThat(adapter.supportsKeyListing()).isTrue();
+        assertThat(adapter.supportsGlobalEviction()).as("it has a capacity").isTrue();
+        List<ObjectKey> keys = new ArrayList<>();
+        List<L1Slice> slices = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            keys.add(key(i));
+            keys.add(new ObjectKey(new byte[] {(byte) i}, "other", 0));
+            slices.add(slice(4, i));
+            slices.add(slice(4, i));
+        }
+        adapter.store(keys, slices).join();
+
+        List<ObjectKey> listed = new ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            KeyPage page = adapter.listKeys("m", 2, cursor);
+            assertThat(page.keys()).hasSizeLessThanOrEqualTo(2);
+            listed.addAll(page.keys());
+            cursor = page.nextCursor().orElse(null);
+            pages++;
+        } while (cursor != null);
+        assertThat(listed).containsExactlyInAnyOrder(key(0), key(1), key(2), key(3), key(4)).doesNotHaveDuplicates();
+        assertThat(pages).isEqualTo(3);
+        assertThat(adapter.listKeys("m", 10, null).keys()).as("the same order every time").isEqualTo(listed);
+        assertThat(adapter.listKeys(null, 100, null).keys()).hasSize(10);
+        assertThat(adapter.listKeys("nobody", 100, null)).isEqualTo(new KeyPage(List.of(), Optional.empty()));
+        assertThatThrownBy(() -> adapter.listKeys("m", 0, null)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -2,6 +2,8 @@ package io.kvtier.host.soak;
 
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.KeyError;
+import io.kvtier.spi.KeyOutcome;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
@@ -29,8 +31,8 @@ class InMemoryAdapterDouble implements L2Adapter {
     /** Called with the slice of every object loaded OK, before the load completes. */
     protected void loaded(ObjectKey key, ByteBuffer slice) {}
 
-    /** A per-key error message to answer instead of doing the operation, or null to do it. */
-    protected String failure(String operation, ObjectKey key) {
+    /** A per-key error to answer instead of doing the operation, or null to do it. */
+    protected KeyError failure(String operation, ObjectKey key) {
         return null;
     }
 
@@ -79,18 +81,16 @@ class InMemoryAdapterDouble implements L2Adapter {
     }
 
     private CompletableFuture<BatchResult> batch(String operation, List<ObjectKey> keys, PerKey perKey) {
-        List<KeyResult> results = new ArrayList<>(keys.size());
-        String firstError = "";
+        List<KeyOutcome> outcomes = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
-            String error = failure(operation, keys.get(i));
+            KeyError error = failure(operation, keys.get(i));
             if (error != null) {
-                results.add(KeyResult.ERROR);
-                firstError = firstError.isEmpty() ? error : firstError;
+                outcomes.add(KeyOutcome.error(error));
             } else {
-                results.add(perKey.apply(i, keys.get(i)));
+                outcomes.add(perKey.apply(i, keys.get(i)) == KeyResult.OK ? KeyOutcome.ok() : KeyOutcome.missing());
             }
         }
-        return CompletableFuture.completedFuture(new BatchResult(results, 0, firstError));
+        return CompletableFuture.completedFuture(new BatchResult(outcomes, 0));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.kvtier.host.soak;
 
+import io.kvtier.spi.ErrorKind;
+import io.kvtier.spi.KeyError;
 import io.kvtier.spi.ObjectKey;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,14 +25,14 @@ final class RestartingAdapterDouble extends InMemoryAdapterDouble {
     }
 
     @Override
-    protected String failure(String operation, ObjectKey key) {
+    protected KeyError failure(String operation, ObjectKey key) {
         long n = keys.incrementAndGet();
         if (n < healthyKeys) {
             return null;
         }
         if (n < healthyKeys + failingKeys) {
             failed.incrementAndGet();
-            return "Mooncake " + operation + " failed for key " + key + ": RPC_FAIL (-900)";
+            return KeyError.of(ErrorKind.TRANSIENT, -900, "Mooncake " + operation + " failed for key " + key + ": RPC_FAIL (-900)");
         }
         if (n == healthyKeys + failingKeys) {
             objects.clear();

@@ -150,8 +150,8 @@ class SoakWithDoublesTest {
                 && sum(t, OpStats.Snapshot::missingAfterFault) >= 10);
         SoakReport.InstanceReport r = report.instance("restarting");
         assertThat(r.errors()).isEqualTo(restarting.failed.get()).isPositive();
-        assertThat(r.ops().values()).allSatisfy(s -> assertThat(s.errorsByCause().keySet())
-                .isSubsetOf("RPC_FAIL (-900)"));
+        assertThat(r.ops().values()).allSatisfy(s -> assertThat(s.errorsByKind().keySet())
+                .isSubsetOf("transient -900"));
         assertThat(r.windows()).hasSize(1);
         FaultWindows.Window window = r.windows().get(0);
         assertThat(window.open()).isFalse();
@@ -160,7 +160,7 @@ class SoakWithDoublesTest {
         assertThat(r.lost()).isZero();
         assertThat(r.corrupted()).isZero();
         assertThat(report.exitCode()).isEqualTo(Main.OK);
-        assertThat(report.toText()).contains("errors by cause: RPC_FAIL (-900)=" + restarting.failed.get(),
+        assertThat(report.toText()).contains("errors by kind: transient -900=" + restarting.failed.get(),
                 restarting.failed.get() + " errors");
     }
 

@@ -1,33 +1,42 @@
 package io.kvtier.toolkit;
 
 import io.kvtier.spi.BatchResult;
-import io.kvtier.spi.KeyResult;
+import io.kvtier.spi.ErrorKind;
+import io.kvtier.spi.KeyError;
+import io.kvtier.spi.KeyOutcome;
 import java.util.Arrays;
 
-/** Collects the per-key results of one batch, remembering the first error message. Not thread safe. */
+/** Collects the per-key outcomes of one batch. Not thread safe. */
 public final class BatchOutcome {
-    private final KeyResult[] results;
-    private String firstError = "";
+    private final KeyOutcome[] outcomes;
     private int errors;
 
     public BatchOutcome(int size) {
-        results = new KeyResult[size];
+        outcomes = new KeyOutcome[size];
     }
 
     public void ok(int i) {
-        results[i] = KeyResult.OK;
+        outcomes[i] = KeyOutcome.ok();
+    }
+
+    /** @param bytes the bytes moved for this key (see {@link KeyOutcome#bytes()}) */
+    public void ok(int i, long bytes) {
+        outcomes[i] = KeyOutcome.ok(bytes);
     }
 
     public void missing(int i) {
-        results[i] = KeyResult.MISSING;
+        outcomes[i] = KeyOutcome.missing();
     }
 
-    public void error(int i, String message) {
-        results[i] = KeyResult.ERROR;
+    public void error(int i, KeyError error) {
+        outcomes[i] = KeyOutcome.error(error);
         errors++;
-        if (firstError.isEmpty()) {
-            firstError = message;
-        }
+    }
+
+    /** @deprecated an error without a kind: use {@link #error(int, KeyError)} */
+    @Deprecated
+    public void error(int i, String message) {
+        error(i, KeyError.of(ErrorKind.UNCLASSIFIED, message));
     }
 
     public int errors() {
@@ -36,11 +45,11 @@ public final class BatchOutcome {
 
     /** @throws IllegalStateException when some key has no result yet */
     public BatchResult build(long newBytes) {
-        for (int i = 0; i < results.length; i++) {
-            if (results[i] == null) {
-                throw new IllegalStateException("key " + i + " of " + results.length + " has no result");
+        for (int i = 0; i < outcomes.length; i++) {
+            if (outcomes[i] == null) {
+                throw new IllegalStateException("key " + i + " of " + outcomes.length + " has no result");
             }
         }
-        return new BatchResult(Arrays.asList(results), newBytes, firstError);
+        return new BatchResult(Arrays.asList(outcomes), newBytes);
     }
 }

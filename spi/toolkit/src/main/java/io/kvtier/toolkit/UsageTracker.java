@@ -1,12 +1,15 @@
 package io.kvtier.toolkit;
 
 import io.kvtier.spi.AdapterUsage;
+import io.kvtier.spi.Health;
 import io.kvtier.spi.L2AdapterListener;
 import io.kvtier.spi.ObjectKey;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -36,8 +39,20 @@ public final class UsageTracker {
      * @return the bytes of the keys that were new
      */
     public long recordStored(List<ObjectKey> keys, List<Long> objectSizes) {
-        List<Long> notified = new ArrayList<>(keys.size());
         long added = 0;
+        for (long bytes : recordStoredPerKey(keys, objectSizes)) {
+            added += bytes;
+        }
+        return added;
+    }
+
+    /**
+     * Records stored keys like {@link #recordStored}.
+     *
+     * @return per key, its bytes when it was new, else 0
+     */
+    public long[] recordStoredPerKey(List<ObjectKey> keys, List<Long> objectSizes) {
+        long[] added = new long[keys.size()];
         synchronized (this) {
             for (int i = 0; i < keys.size(); i++) {
                 ObjectKey key = keys.get(i);
@@ -45,14 +60,12 @@ public final class UsageTracker {
                 if (sizes.putIfAbsent(key, size) == null) {
                     totalBytes += size;
                     bytesBySalt.merge(key.cacheSalt(), size, Long::sum);
-                    added += size;
-                    notified.add(size);
-                } else {
-                    notified.add(0L);
+                    added[i] = size;
                 }
             }
         }
         if (!keys.isEmpty()) {
+            List<Long> notified = Arrays.stream(added).boxed().toList();
             listeners.forEach(l -> l.onKeysStored(keys, notified));
         }
         return added;
@@ -65,8 +78,14 @@ public final class UsageTracker {
     }
 
     /** Tells listeners the adapter's health changed; called outside any lock of the adapter's. */
+    public void reportHealth(Health health) {
+        listeners.forEach(l -> l.onHealthChanged(health));
+    }
+
+    /** @deprecated use {@link #reportHealth(Health)}, which tells since when and which parts */
+    @Deprecated
     public void reportHealth(boolean healthy, String reason) {
-        listeners.forEach(l -> l.onHealthChanged(healthy, reason));
+        reportHealth(new Health(healthy, reason, Optional.empty(), Map.of()));
     }
 
     /** Forgets deleted keys; only keys this tracker had counted are reported to listeners. */

@@ -1,0 +1,19 @@
+package io.kvtier.spi;
+
+import java.util.List;
+
+/** Observes an adapter's contents, e.g. to drive a host-side LRU. Called outside the adapter's locks. */
+public interface L2AdapterListener {
+    /** A size of 0 means the key was already stored and was only refreshed. */
+    default void onKeysStored(List<ObjectKey> keys, List<Long> sizes) {}
+
+    default void onKeysAccessed(List<ObjectKey> keys) {}
+
+    default void onKeysDeleted(List<ObjectKey> keys) {}
+
+    /**
+     * The adapter's {@code is_healthy} changed; {@code reason} says why (since SPI revision 2).
+     * Called on one of the adapter's threads, so keep it short.
+     */
+    default void onHealthChanged(boolean healthy, String reason) {}
+}
