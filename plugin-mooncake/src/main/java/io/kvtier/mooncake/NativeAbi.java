@@ -3,7 +3,6 @@ package io.kvtier.mooncake;
 import jnr.ffi.Pointer;
 import jnr.ffi.annotations.IgnoreError;
 import jnr.ffi.annotations.In;
-import jnr.ffi.annotations.Out;
 import jnr.ffi.byref.LongLongByReference;
 import jnr.ffi.types.u_int64_t;
 
@@ -49,7 +48,7 @@ final class NativeAbi {
         void kvt_destroy(Pointer client);
 
         /** 0 with the size in {@code out}, or negative with kvt_last_error() saying why. */
-        int kvt_max_mr_size(Pointer client, @Out LongLongByReference out);
+        int kvt_max_mr_size(Pointer client, LongLongByReference out);
 
         int kvt_register_buffer(Pointer client, @u_int64_t long addr, @u_int64_t long len);
 
