@@ -206,6 +206,21 @@ class NodeTable {
         return it == nodes_.end() ? std::string() : it->second.probe_key;
     }
 
+    // While some node is suspect: the others, each once, starting one further on every call so
+    // that the first preference does not take every first replica. Empty while none is suspect.
+    std::vector<std::string> healthy_while_some_suspect() {
+        std::lock_guard<std::mutex> lock(mu_);
+        std::vector<std::string> healthy;
+        bool some_suspect = false;
+        for (const auto &[name, node] : nodes_) {
+            if (node.suspect_since_ms != 0) some_suspect = true;
+            else healthy.push_back(name);
+        }
+        if (!some_suspect || healthy.empty()) return {};
+        std::rotate(healthy.begin(), healthy.begin() + (rotation_++ % healthy.size()), healthy.end());
+        return healthy;
+    }
+
     std::string describe() {
         std::lock_guard<std::mutex> lock(mu_);
         const int64_t now = now_ms();
@@ -238,6 +253,7 @@ class NodeTable {
     std::map<std::string, Node> nodes_;
     std::unordered_map<uint64_t, Running> running_;
     uint64_t next_id_ = 1;
+    size_t rotation_ = 0;
 };
 
 }  // namespace
@@ -390,6 +406,13 @@ KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
         mooncake::ReplicateConfig config;  // Mooncake's defaults unless overridden
         if (replica_num >= 0) config.replica_num = static_cast<size_t>(replica_num);
         if (nof_replica_num >= 0) set_nof_replica_num(config, nof_replica_num);
+        // The master places replicas; it tries preferred segments first. A segment is named by
+        // its client's local_hostname, which the transfer endpoint shows with or without its port.
+        for (const auto &node : client->nodes.healthy_while_some_suspect()) {
+            config.preferred_segments.push_back(node);
+            if (const auto colon = node.rfind(':'); colon != std::string::npos)
+                config.preferred_segments.push_back(node.substr(0, colon));
+        }
 
         auto got = c.batch_put_from(ks, bufs, lens, config);
         check_count("batch_put_from", got, n);

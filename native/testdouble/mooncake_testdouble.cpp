@@ -28,7 +28,8 @@
 //   testdouble_nodes=<n1,n2,...>          the storage nodes (names stand for transfer
 //                                         endpoints). The k-th key stored in a store (counting
 //                                         every stored key, in batch order) gets replica_num
-//                                         replicas, on nodes k, k+1, ... (mod the node count).
+//                                         replicas: on the existing preferred_segments first,
+//                                         then on nodes k, k+1, ... (mod the node count).
 //   testdouble_silent_nodes_file=<path>   while the file at <path> lists a node (comma or
 //                                         newline separated), every transfer to or from that
 //                                         node hangs, as on a silently partitioned host; it
@@ -275,8 +276,17 @@ std::vector<int> RealClient::batch_put_from(const std::vector<std::string> &keys
                 if (!nodes_.empty() && store_->objects.count(keys[i]) == 0) {
                     const uint64_t first = store_->placed++;
                     const size_t n = std::min(config.replica_num, nodes_.size());
-                    for (size_t r = 0; r < n; ++r)
-                        placed.push_back(nodes_[(first + r) % nodes_.size()]);
+                    // Like Mooncake's allocator: preferred segments that exist first, then the rest.
+                    for (const auto &want : config.preferred_segments)
+                        if (placed.size() < n &&
+                            std::find(nodes_.begin(), nodes_.end(), want) != nodes_.end() &&
+                            std::find(placed.begin(), placed.end(), want) == placed.end())
+                            placed.push_back(want);
+                    for (size_t r = 0; placed.size() < n && r < nodes_.size(); ++r) {
+                        const auto &node = nodes_[(first + r) % nodes_.size()];
+                        if (std::find(placed.begin(), placed.end(), node) == placed.end())
+                            placed.push_back(node);
+                    }
                 }
             }
             for (const auto &node : placed) wait_while_silent(node);

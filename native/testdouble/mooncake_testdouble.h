@@ -47,6 +47,7 @@ using ConfigDict = std::unordered_map<std::string, std::string>;
 struct ReplicateConfig {
     size_t replica_num{1};
     size_t nof_replica_num{0};
+    std::vector<std::string> preferred_segments{};  // tried first, in order
 };
 
 // Subset of mooncake-transfer-engine/include/config.h GlobalConfig (default 1 TiB).

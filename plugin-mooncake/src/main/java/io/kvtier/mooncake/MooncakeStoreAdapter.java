@@ -149,9 +149,8 @@ public final class MooncakeStoreAdapter implements L2Adapter {
                 if (staged) {
                     sources = StagingBuffer.forCurrentThread().layout(batch.sizes());
                     if (!copyBetween(guard, batch.addresses(), sources, batch.sizes(), null)) {
-                        return null;
+                        return null; // the deadline came first: the slices are no longer this batch's
                     }
-                    batch.releaseSlices(); // Mooncake reads the staged copy from here on
                 }
                 rc = client.store(keys, batch.nativeIndices(), sources, batch.sizes(), config.replicateConfig());
             } finally {

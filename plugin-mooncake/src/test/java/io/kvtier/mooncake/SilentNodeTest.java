@@ -235,6 +235,25 @@ class SilentNodeTest {
     }
 
     @Test
+    void whileANodeIsSuspectStoresPreferTheOthers() throws Exception {
+        MooncakeStoreAdapter adapter = adapter();
+        storeKeys(adapter, 3); // keys 0, 1, 2 on a, b, c: the next key stored would land on a
+        OffHeapRegion target = new OffHeapRegion(3 * SIZE);
+        assertThat(await(adapter.load(keys(1, 2), empty(target, 2))).allOk()).as("b and c read once").isTrue();
+        silence("a");
+        assertThat(await(adapter.load(keys(0, 1), empty(target, 1))).results()).containsExactly(KeyResult.ERROR);
+        until("a to be suspect", () -> suspects(adapter).equals(List.of("a")));
+
+        OffHeapRegion source = new OffHeapRegion(2 * SIZE);
+        long start = System.nanoTime();
+        BatchResult stored = await(adapter.store(keys(10, 2), filled(source, 2, 11)));
+        assertThat(millisSince(start)).as("ms, storing around the suspect node").isLessThan(TIMEOUT_MS);
+        assertThat(stored.allOk()).isTrue();
+        assertThat(await(adapter.load(keys(10, 2), empty(target, 2))).allOk()).isTrue();
+        assertThat(target.read(0, 2 * SIZE)).isEqualTo(source.read(0, 2 * SIZE));
+    }
+
+    @Test
     void closeWaitsForAnAbandonedCallBeforeItFreesTheNativeClient() throws Exception {
         RecordingNative[] rec = new RecordingNative[1];
         silent = dir.resolve("silent-nodes");
