@@ -102,7 +102,8 @@ int32_t kvt_nodes(kvt_client *client, char *buf, int32_t cap);
 /* Probes one suspect node by reading, into memory of its own, the last key this client read
  * from it. Returns 1 when the node answered (it is no longer suspect), also when the master no
  * longer lists a replica of that key there (nothing routes to the node through it); 0 when it
- * is still suspect; negative on failure. Blocks for as long as the read does. */
+ * is still suspect, also when the master did not answer; negative on failure. Blocks for as long
+ * as the read does. */
 int32_t kvt_probe_node(kvt_client *client, const char *endpoint);
 
 /* batchIsExist. results[i]: 1 exists, 0 missing, negative error code. */

@@ -554,10 +554,13 @@ KVT_EXPORT int32_t kvt_probe_node(kvt_client *client, const char *endpoint) {
         check_count("BatchQuery", where.keys, 1);
         const auto &located = where.keys[0];
         const auto r = std::find(located.nodes.begin(), located.nodes.end(), node);
-        if (located.error < 0 || r == located.nodes.end()) {
+        const bool gone = located.error == static_cast<int64_t>(mooncake::ErrorCode::OBJECT_NOT_FOUND) ||
+                          (located.error == 0 && r == located.nodes.end());
+        if (gone) {
             client->nodes.clear(node);  // the master lists no replica of it there any more
             return 1;
         }
+        if (located.error < 0) return 0;  // no answer about it (the master may be away): still suspect
         std::vector<char> scratch(located.size);
         const uint64_t running = client->nodes.begin({node});
         std::vector<int64_t> got;
