@@ -31,15 +31,10 @@ public final class DeclarationOptions {
     List<String> adapters = new ArrayList<>();
 
     public List<ConfiguredAdapter<?>> configure(L2AdapterRegistry registry) {
-        List<Declarations.Entry> entries = new ArrayList<>();
-        if (files.isEmpty() && adapters.isEmpty()) {
-            entries.addAll(Declarations.fromHoconString(embeddedDefault(), EMBEDDED_DEFAULT + " (embedded)"));
-        }
-        for (Path file : files) {
-            entries.addAll(Declarations.fromHoconFile(file));
-        }
-        entries.addAll(Declarations.fromJsonFlags(adapters));
-        List<ConfiguredAdapter<?>> configured = Declarations.configure(registry, Declarations.resolve(entries));
+        List<ConfiguredAdapter<?>> configured = files.isEmpty() && adapters.isEmpty()
+                ? Declarations.configure(registry, Declarations.resolve(
+                        Declarations.fromHoconString(embeddedDefault(), EMBEDDED_DEFAULT + " (embedded)")))
+                : Declarations.load(registry, files, adapters);
         configured.forEach(adapter -> adapter.warnings()
                 .forEach(warning -> mixee.commandLine().getErr().println(ErrorLine.of("kvtier: warning: " + warning))));
         return configured;

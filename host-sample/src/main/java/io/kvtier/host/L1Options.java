@@ -1,5 +1,6 @@
 package io.kvtier.host;
 
+import io.kvtier.hostlib.L1Arena;
 import picocli.CommandLine.Option;
 
 /** How a command's L1 arena is backed: lazily, or every page touched before any adapter is created. */

@@ -2,20 +2,22 @@ package io.kvtier.host;
 
 import io.kvtier.host.soak.SoakCommand;
 import io.kvtier.hostlib.L2AdapterRegistry;
-import io.kvtier.hostlib.PluginDirectories;
 import io.kvtier.spi.ConfigurationException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine;
 
-/** The kvtier sample host. Exit codes: 0 success, 1 runtime or verification failure, 2 usage or configuration error. */
-@Command(name = "kvtier", mixinStandardHelpOptions = true, version = "kvtier 0.1.0",
+/**
+ * The kvtier sample host. Exit codes: 0 success, 1 runtime or verification failure, 2 usage or configuration error.
+ * Every subcommand inherits -h/--help and -V/--version from here.
+ */
+@Command(name = "kvtier", mixinStandardHelpOptions = true, version = "kvtier 0.1.0", scope = ScopeType.INHERIT,
         description = "A pluggable KV-cache storage host: runs L2 adapters declared in HOCON or JSON.",
         subcommands = {AdaptersCommand.class, ValidateCommand.class, KeyCommand.class, RunCommand.class,
-                PutCommand.class, GetCommand.class, SoakCommand.class})
+                PutCommand.class, GetCommand.class, SoakCommand.class, ServeCommand.class, HelpCommand.class})
 public final class Main implements Runnable {
     public static final int OK = 0;
     public static final int FAILED = 1;
@@ -58,12 +60,9 @@ public final class Main implements Runnable {
      */
     public static L2AdapterRegistry registry(PrintWriter err) {
         ClassLoader host = Main.class.getClassLoader();
-        List<ClassLoader> loaders = new ArrayList<>(List.of(host));
         String pluginsDir = System.getProperty(PLUGINS_DIR);
-        if (pluginsDir != null && !pluginsDir.isBlank()) {
-            loaders.addAll(PluginDirectories.classLoaders(Path.of(pluginsDir), host));
-        }
-        L2AdapterRegistry registry = L2AdapterRegistry.load(loaders);
+        L2AdapterRegistry registry = pluginsDir == null || pluginsDir.isBlank() ? L2AdapterRegistry.load(host)
+                : L2AdapterRegistry.load(host, Path.of(pluginsDir));
         registry.loadFailures().forEach(f -> err.println(ErrorLine.of("kvtier: warning: an adapter provider failed to load: " + f)));
         return registry;
     }

@@ -1,6 +1,8 @@
 package io.kvtier.host;
 
 import com.codahale.metrics.MetricRegistry;
+import io.kvtier.hostlib.Instances;
+import io.kvtier.hostlib.L1Arena;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.ObjectKey;

@@ -4,6 +4,8 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.jmx.JmxReporter;
 import io.kvtier.hostlib.ConfigValues;
 import io.kvtier.hostlib.ConfiguredAdapter;
+import io.kvtier.hostlib.Instances;
+import io.kvtier.hostlib.L1Arena;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +17,9 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 @Command(name = "run", description = {
-        "Run the workload on every instance: store chunks from L1, look them up with keys known to be missing,",
-        "load them into fresh L1 slices and verify them byte for byte, delete them, look them up again.",
+        "Run the workload on every instance and verify every chunk.",
+        "It stores chunks from L1, looks them up with keys known to be missing, loads them into fresh L1",
+        "slices and verifies them byte for byte, deletes them, and looks them up again.",
         "Exits 0 only if every chunk verified and every missing key was reported missing."})
 final class RunCommand implements Callable<Integer> {
     @Spec
@@ -59,8 +62,8 @@ final class RunCommand implements Callable<Integer> {
         long needed = Workload.l1BytesNeeded(options);
         long l1Bytes = l1Size == null ? needed : ConfigValues.bytes(l1Size, "--l1-size");
         if (l1Bytes < needed) {
-            throw new IllegalArgumentException("--l1-size " + l1Size + " is too small: the workload needs " + needed
-                    + " bytes for --chunks " + chunks + " --chunk-size " + chunkSize);
+            throw new IllegalArgumentException("--l1-size " + l1Size + " is too small: the workload needs "
+                    + ConfigValues.readableBytes(needed) + " for --chunks " + chunks + " --chunk-size " + chunkSize);
         }
         List<ConfiguredAdapter<?>> configured = declarations.configure(Main.registry(err));
         MetricRegistry metrics = new MetricRegistry();

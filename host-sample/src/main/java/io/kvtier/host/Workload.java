@@ -1,6 +1,7 @@
 package io.kvtier.host;
 
 import com.codahale.metrics.MetricRegistry;
+import io.kvtier.hostlib.L1Arena;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;

@@ -97,6 +97,8 @@ class BadInputCorpusTest {
         write("object-list.conf", "kvtier.l2.adapters { type = memory }\n");
         write("no-list.conf", "kvtier { }\n");
         write("empty.conf", "");
+        write("empty-list.conf", "kvtier.l2.adapters = []\n");
+        write("empty-list-late.conf", "master = \"m:1\"\nkvtier.l2.adapters = [\n]\n");
         write("entry-number.conf", "kvtier.l2.adapters = [\n  42\n]\n");
         write("entry-string.conf", "kvtier.l2.adapters = [\n  \"memory\"\n]\n");
         write("entry-list.conf", "kvtier.l2.adapters = [\n  [ memory ]\n]\n");
@@ -189,6 +191,15 @@ class BadInputCorpusTest {
         rows.add(file("object-list.conf", ":1: 'kvtier.l2.adapters' must be a list, got object"));
         rows.add(file("no-list.conf", ": missing list 'kvtier.l2.adapters'"));
         rows.add(file("empty.conf", ": missing list 'kvtier.l2.adapters'"));
+        rows.add(file("empty-list.conf", ":1: 'kvtier.l2.adapters' is empty: declare at least one adapter"));
+        rows.add(file("empty-list-late.conf", ":2: 'kvtier.l2.adapters' is empty: declare at least one adapter"));
+        rows.add(bad(USAGE, "{dir}/empty-list.conf:1: 'kvtier.l2.adapters' is empty", "run", "-c", "{dir}/empty-list.conf"));
+        rows.add(bad(USAGE, "{dir}/empty-list.conf:1: 'kvtier.l2.adapters' is empty", "serve", "-c", "{dir}/empty-list.conf"));
+        rows.add(bad(USAGE, "{dir}/type-unknown.conf:2: unknown adapter type 'fs'", "serve", "-c", "{dir}/type-unknown.conf"));
+        rows.add(bad(USAGE, "Invalid JSON for --l2-adapter #1, column 2: ", "serve", "--l2-adapter", "{oops"));
+        rows.add(bad(USAGE, "Unknown options: '--port', '1'", "serve", "--port", "1"));
+        rows.add(bad(USAGE, "{dir}/empty-list.conf:1: 'kvtier.l2.adapters' is empty", "run", "-c", "{dir}/empty-list.conf",
+                "--l2-adapter", "{\"type\":\"memory\"}"));
         rows.add(file("entry-number.conf", ":2: expected an object, got number"));
         rows.add(file("entry-string.conf", ":2: expected an object, got string"));
         rows.add(file("entry-list.conf", ":2: expected an object, got array"));
@@ -397,7 +408,10 @@ class BadInputCorpusTest {
         rows.add(bad(USAGE, "--l1-size: No number in size-in-bytes value 'big'", "run", "--l1-size", "big"));
         rows.add(bad(USAGE, "--l1-size 1 MiB is too small: the workload needs", "run", "--chunks", "8", "--l1-size", "1 MiB"));
         rows.add(bad(USAGE, "Unknown options: '--chunk', '5'", "run", "--chunk", "5"));
-        rows.add(bad(FAILED, "warning: memory-0 holds 8192 bytes, less than --chunks x --chunk-size (32768)", "run",
+        rows.add(bad(FAILED, "cannot allocate an L1 arena of 1.86 PiB", "run", "--chunks", "1000000000"));
+        rows.add(bad(USAGE, "--l1-size 1 MiB is too small: the workload needs 16 MiB for --chunks 8", "run", "--chunks", "8",
+                "--l1-size", "1 MiB"));
+        rows.add(bad(FAILED, "warning: memory-0 holds 8 KiB, less than --chunks x --chunk-size (32 KiB)", "run",
                 "--chunks", "8", "--chunk-size", "4 KiB", "--batch", "4", "--l2-adapter", "{\"type\":\"memory\",\"capacity\":\"8 KiB\"}"));
 
         // put and get: the file, the size, the instance.

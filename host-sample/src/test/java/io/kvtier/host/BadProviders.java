@@ -101,4 +101,17 @@ final class BadProviders {
             throw new AssertionError("a bug in create()");
         }
     }
+
+    /** Fails at creation the way a client whose master is down does: not a bug, an instance that cannot start. */
+    public static final class MasterDown extends Base {
+        @Override
+        public String type() {
+            return "master_down";
+        }
+
+        @Override
+        public L2Adapter create(Object config, AdapterContext context) {
+            throw new IllegalStateException("master_down: cannot reach master_server_addr 127.0.0.1:1 (Connection refused)");
+        }
+    }
 }

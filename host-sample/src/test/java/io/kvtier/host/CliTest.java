@@ -63,6 +63,16 @@ class CliTest {
     }
 
     @Test
+    void aMistypedMooncakeKeyIsAWarningWithTheDocumentedKeyItResembles() {
+        Result r = kvtier("validate", "--l2-adapter",
+                "{\"type\":\"mooncake_store\",\"master_server_addr\":\"10.0.0.1:50051\",\"local_hostnme\":\"10.0.0.2\"}");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.err()).isEqualTo("kvtier: warning: --l2-adapter #1, column 64 ('mooncake_store'): unknown key 'local_hostnme': "
+                + "neither an option of mooncake_store nor a documented pass-through; did you mean 'local_hostname'? "
+                + "(see: kvtier adapters mooncake_store)\n");
+    }
+
+    @Test
     void keyPrintsTheWireString() {
         Result r = kvtier("key", "--model", "llama", "--kv-rank", "255", "--hash", "00010203");
         assertThat(r.exit()).isZero();

@@ -4,6 +4,7 @@ import static io.kvtier.host.PluginDirs.kvtierWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvtier.host.HostCli.Result;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +32,7 @@ class PluginFailuresTest {
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err().lines()).singleElement().asString()
                 .startsWith("kvtier: two adapter providers declare the type 'memory': "
-                        + "io.kvtier.host.memory.MemoryAdapterProvider in ")
+                        + "io.kvtier.memory.MemoryAdapterProvider in ")
                 .contains(", and io.kvtier.host.BadProviders$SecondMemory in " + dir.resolve("SecondMemory/SecondMemory.jar"));
     }
 
@@ -46,6 +47,21 @@ class PluginFailuresTest {
         assertThat(describe.exit()).isEqualTo(1);
         assertThat(describe.err()).isEqualTo("kvtier: --l2-adapter #1 ('error_on_describe'): the provider failed "
                 + "describing the declaration: java.lang.AssertionError: a bug in describe()\n");
+    }
+
+    @Test
+    void anInstanceThatCannotStartIsNamedWithWhereItIsDeclared(@TempDir Path dir) throws Exception {
+        Path plugins = PluginDirs.of(dir, BadProviders.MasterDown.class);
+        Path conf = Files.writeString(dir.resolve("node.conf"),
+                "kvtier.l2.adapters = [\n  { type = memory }\n  {\n    name = remote\n    type = master_down\n  }\n]\n");
+        Result file = kvtierWith(plugins, "run", "--chunks", "1", "--chunk-size", "1 KiB", "-c", conf.toString());
+        assertThat(file.exit()).isEqualTo(1);
+        assertThat(file.err()).isEqualTo("kvtier: " + conf + ":3 ('master_down'): instance 'remote' could not be created: "
+                + "master_down: cannot reach master_server_addr 127.0.0.1:1 (Connection refused)\n");
+        Result flag = kvtierWith(plugins, "run", "--chunks", "1", "--chunk-size", "1 KiB",
+                "--l2-adapter", "{\"type\":\"memory\"}", "--l2-adapter", "{\"type\":\"master_down\"}");
+        assertThat(flag.exit()).isEqualTo(1);
+        assertThat(flag.err()).startsWith("kvtier: --l2-adapter #2 ('master_down'): instance 'master_down-1' could not be created: ");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.kvtier.host;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.MetricRegistry;
+import io.kvtier.hostlib.L1Arena;
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.ErrorKind;

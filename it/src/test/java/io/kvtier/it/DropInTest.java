@@ -83,7 +83,8 @@ class DropInTest {
                 .withEnv("KVTIER_MOONCAKE_LIBRARY", libjava.toString())
                 .kvtier("run", "--chunks", "1", "-c", "conf/mooncake-local.conf");
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).isEqualTo("kvtier: mooncake_store: refused the native connector " + libjava
+        assertThat(r.err()).isEqualTo("kvtier: conf/mooncake-local.conf:9 ('mooncake_store'): instance 'mooncake-local' "
+                + "could not be created: mooncake_store: refused the native connector " + libjava
                 + " (environment variable KVTIER_MOONCAKE_LIBRARY): not a kvtier Mooncake connector: "
                 + "it exports no kvt_abi_version\n");
     }

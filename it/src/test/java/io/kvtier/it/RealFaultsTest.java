@@ -3,7 +3,7 @@ package io.kvtier.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kvtier.host.L1Arena;
+import io.kvtier.hostlib.L1Arena;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
@@ -190,7 +190,8 @@ class RealFaultsTest {
         String address = "127.0.0.1:" + port;
         long start = System.nanoTime();
         assertThatThrownBy(() -> RealInstances.create(address, arena, "nomaster", 32 << 20, "{}"))
-                .hasMessageStartingWith("mooncake_store: cannot reach master_server_addr " + address + " within 5000 ms")
+                .hasMessageStartingWith("--l2-adapter #1 ('mooncake_store'): instance 'nomaster' could not be created: "
+                        + "mooncake_store: cannot reach master_server_addr " + address + " within 5000 ms")
                 .hasMessageEndingWith("is mooncake_master running?");
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         assertThat(took).isLessThan(Duration.ofSeconds(5));

@@ -1,7 +1,7 @@
 package io.kvtier.it;
 
 import com.codahale.metrics.MetricRegistry;
-import io.kvtier.host.L1Arena;
+import io.kvtier.hostlib.L1Arena;
 import io.kvtier.hostlib.ConfiguredAdapter;
 import io.kvtier.hostlib.Declarations;
 import io.kvtier.hostlib.L2AdapterRegistry;

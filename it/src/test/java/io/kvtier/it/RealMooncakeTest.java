@@ -2,7 +2,7 @@ package io.kvtier.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kvtier.host.L1Arena;
+import io.kvtier.hostlib.L1Arena;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;

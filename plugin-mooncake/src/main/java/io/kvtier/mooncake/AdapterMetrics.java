@@ -41,10 +41,12 @@ final class AdapterMetrics implements AutoCloseable {
     final Counter retries;
     final Counter timeouts;
 
+    private final AdapterContext context;
     private final MetricRegistry registry;
     private final List<String> gauges = new ArrayList<>();
 
-    AdapterMetrics(AdapterContext context, WorkerLanes lanes, L1Registration registration, BooleanSupplier healthy) {
+    AdapterMetrics(AdapterContext context) {
+        this.context = context;
         this.registry = context.metrics();
         store = registry.timer(context.metricName("store"));
         lookup = registry.timer(context.metricName("lookup"));
@@ -57,6 +59,15 @@ final class AdapterMetrics implements AutoCloseable {
         errors = registry.counter(context.metricName("errors"));
         retries = registry.counter(context.metricName("retries"));
         timeouts = registry.counter(context.metricName("timeouts"));
+    }
+
+    /**
+     * Publishes the gauges, the last step of creating an instance: they read its lanes,
+     * registration and health.
+     *
+     * @throws IllegalArgumentException when another instance holds these names; none is left registered
+     */
+    void registerGauges(WorkerLanes lanes, L1Registration registration, BooleanSupplier healthy) {
         try {
             for (String pool : lanes.poolNames()) {
                 gauge(context.metricName("lane", pool, "queue_depth"), () -> lanes.queueDepth(pool));

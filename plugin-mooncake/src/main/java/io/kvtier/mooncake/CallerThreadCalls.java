@@ -1,5 +1,7 @@
 package io.kvtier.mooncake;
 
+import java.util.function.Supplier;
+
 /**
  * The native calls running on callers' threads rather than on lanes ({@code lookup_on_caller_thread}).
  * The lanes' termination cannot see them, so close() shuts this gate and waits here too before it
@@ -9,8 +11,21 @@ final class CallerThreadCalls {
     private int running;
     private boolean shut;
 
+    /** Runs {@code task} on this thread, unless close() began: then it fails with {@code closedError}. */
+    void run(LaneTask task, Supplier<IllegalStateException> closedError) {
+        if (!enter()) {
+            task.fail(closedError.get());
+            return;
+        }
+        try {
+            task.run();
+        } finally {
+            exit();
+        }
+    }
+
     /** @return false once {@link #shut()} was called: the call must not start */
-    synchronized boolean enter() {
+    private synchronized boolean enter() {
         if (shut) {
             return false;
         }
@@ -18,7 +33,7 @@ final class CallerThreadCalls {
         return true;
     }
 
-    synchronized void exit() {
+    private synchronized void exit() {
         if (--running == 0) {
             notifyAll();
         }

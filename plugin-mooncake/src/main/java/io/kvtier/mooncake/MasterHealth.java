@@ -12,14 +12,12 @@ import java.util.function.Supplier;
 
 /**
  * Whether an instance's master answers, kept current by a probe (a one-key lookup) that runs
- * every {@link #PROBE_INTERVAL} on a thread of its own. A probe that fails, or that has not
- * returned within {@link #PROBE_DEADLINE}, makes the instance unhealthy; the next probe that
+ * every {@link Timings#probeInterval} on a thread of its own. A probe that fails, or that has not
+ * returned within {@link Timings#probeDeadline}, makes the instance unhealthy; the next probe that
  * succeeds makes it healthy again. Mooncake's own health_check cannot serve: a client without a
  * segment sends no heartbeat, so it says healthy while its master is gone.
  */
 final class MasterHealth {
-    static final Duration PROBE_INTERVAL = Duration.ofSeconds(1);
-    static final Duration PROBE_DEADLINE = Duration.ofSeconds(2);
     private static final long NOT_PROBING = Long.MIN_VALUE;
 
     /** Hears every change, on the health threads. */
@@ -28,7 +26,10 @@ final class MasterHealth {
     }
 
     private final Supplier<String> probe;
-    private final Listener listener;
+    private final Duration interval;
+    private final Duration deadline;
+    /** Set by {@link #start}, before the health threads exist. */
+    private Listener listener;
     private final Thread prober;
     private final ScheduledExecutorService watch;
     private volatile long probeStartedNanos = NOT_PROBING;
@@ -38,9 +39,10 @@ final class MasterHealth {
     private volatile Health state = Health.healthy(Instant.now());
 
     /** @param probe returns null when the master answered, else why it did not */
-    MasterHealth(String threadPrefix, Supplier<String> probe, Listener listener) {
+    MasterHealth(String threadPrefix, Supplier<String> probe, Timings timings) {
         this.probe = probe;
-        this.listener = listener;
+        this.interval = timings.probeInterval();
+        this.deadline = timings.probeDeadline();
         this.prober = new Thread(this::probeLoop, threadPrefix + "probe");
         prober.setDaemon(true);
         this.watch = Executors.newSingleThreadScheduledExecutor(task -> {
@@ -50,9 +52,11 @@ final class MasterHealth {
         });
     }
 
-    void start() {
+    /** @param listener hears every change from now on */
+    void start(Listener listener) {
+        this.listener = listener;
         prober.start();
-        long tick = PROBE_INTERVAL.toMillis() / 4;
+        long tick = Math.max(1, interval.toMillis() / 4);
         watch.scheduleWithFixedDelay(this::evaluate, tick, tick, TimeUnit.MILLISECONDS);
     }
 
@@ -83,7 +87,7 @@ final class MasterHealth {
             lastFailure = failure;
             evaluate();
             try {
-                Thread.sleep(PROBE_INTERVAL.toMillis());
+                Thread.sleep(interval.toMillis());
             } catch (InterruptedException e) {
                 return; // stop() wakes us
             }
@@ -93,8 +97,8 @@ final class MasterHealth {
     private void evaluate() {
         String failure = lastFailure;
         long started = probeStartedNanos;
-        if (failure == null && started != NOT_PROBING && System.nanoTime() - started > PROBE_DEADLINE.toNanos()) {
-            failure = "the master has not answered a probe for over " + PROBE_DEADLINE.toSeconds() + " s";
+        if (failure == null && started != NOT_PROBING && System.nanoTime() - started > deadline.toNanos()) {
+            failure = "the master has not answered a probe for over " + inWords(deadline);
         }
         boolean now = failure == null;
         Health changed;
@@ -107,6 +111,11 @@ final class MasterHealth {
             state = changed;
         }
         listener.changed(changed);
+    }
+
+    /** Whole seconds as seconds (the default, 2 s), anything shorter (in tests) in milliseconds. */
+    private static String inWords(Duration duration) {
+        return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s" : duration.toMillis() + " ms";
     }
 
     /**

@@ -89,9 +89,12 @@ final class MooncakeCodes {
         return KeyError.of(kind, code, what + ": " + describe(code));
     }
 
-    /** {@code NAME (code)}, or the bare code when Mooncake has no name for it here. */
+    /** {@code NAME (code)}, or the bare code when Mooncake has no name for it here; a hint where the cause is known. */
     static String describe(long code) {
         String name = NAMES.get(code);
-        return name == null ? Long.toString(code) : name + " (" + code + ")";
+        String described = name == null ? Long.toString(code) : name + " (" + code + ")";
+        return code == NO_AVAILABLE_HANDLE
+                ? described + ": no segment has room for it; is any client contributing global_segment_size?"
+                : described;
     }
 }

@@ -13,16 +13,9 @@ import java.util.Optional;
 /**
  * The parsed, immutable configuration of one {@code mooncake_store} instance. Every map is copied
  * on construction, so a caller mutating its own map later changes nothing here (LMCache's config
- * test 14). The constructor validates like LMCache's config class does, so direct construction is
- * checked too.
+ * test 14). Its values were checked by {@link MooncakeStoreConfigParser}, the one place that checks.
  */
 public final class MooncakeStoreConfig {
-    /** A guard against a typo creating thousands of threads. */
-    public static final int MAX_WORKERS = 1024;
-    /** Mooncake's coro_rpc waits 30 s by default; a cache tier should give up sooner. */
-    public static final Duration DEFAULT_RPC_TIMEOUT = Duration.ofSeconds(5);
-    public static final Duration MAX_RPC_TIMEOUT = Duration.ofMinutes(10);
-
     private final Map<String, String> setupConfig;
     private final int numWorkers;
     private final Map<Lane, Integer> perOpWorkers;
@@ -32,13 +25,6 @@ public final class MooncakeStoreConfig {
     private final boolean lookupOnCallerThread;
     private final BatchBounds bounds;
 
-    public MooncakeStoreConfig(Map<String, String> setupConfig, int numWorkers, Map<Lane, Integer> perOpWorkers,
-                               ReplicateConfig replicateConfig, EvictionConfig eviction, Duration rpcTimeout,
-                               boolean lookupOnCallerThread) {
-        this(setupConfig, numWorkers, perOpWorkers, replicateConfig, eviction, rpcTimeout, lookupOnCallerThread,
-                BatchBounds.DEFAULTS);
-    }
-
     MooncakeStoreConfig(Map<String, String> setupConfig, int numWorkers, Map<Lane, Integer> perOpWorkers,
                         ReplicateConfig replicateConfig, EvictionConfig eviction, Duration rpcTimeout,
                         boolean lookupOnCallerThread, BatchBounds bounds) {
@@ -46,17 +32,13 @@ public final class MooncakeStoreConfig {
         setupConfig.forEach((k, v) -> setup.put(Objects.requireNonNull(k, "setup key"),
                 Objects.requireNonNull(v, () -> "setup value of " + k)));
         this.setupConfig = Collections.unmodifiableMap(setup);
-        this.numWorkers = requireWorkers("num_workers", numWorkers);
+        this.numWorkers = numWorkers;
         EnumMap<Lane, Integer> lanes = new EnumMap<>(Lane.class);
-        perOpWorkers.forEach((lane, n) -> lanes.put(lane, requireWorkers("per_op_workers['" + lane.key() + "']", n)));
+        lanes.putAll(perOpWorkers);
         this.perOpWorkers = Collections.unmodifiableMap(lanes);
         this.replicateConfig = Objects.requireNonNull(replicateConfig, "replicateConfig");
         this.eviction = eviction;
-        if (rpcTimeout.isNegative() || rpcTimeout.isZero() || rpcTimeout.compareTo(MAX_RPC_TIMEOUT) > 0) {
-            throw new IllegalArgumentException("rpc_timeout_ms must be between 1 and " + MAX_RPC_TIMEOUT.toMillis()
-                    + ", got " + rpcTimeout.toMillis());
-        }
-        this.rpcTimeout = rpcTimeout;
+        this.rpcTimeout = Objects.requireNonNull(rpcTimeout, "rpcTimeout");
         this.lookupOnCallerThread = lookupOnCallerThread;
         this.bounds = Objects.requireNonNull(bounds, "bounds");
     }
@@ -68,16 +50,6 @@ public final class MooncakeStoreConfig {
      */
     public static MooncakeStoreConfig fromSettings(AdapterSettings settings) {
         return MooncakeStoreConfigParser.parse(settings);
-    }
-
-    private static int requireWorkers(String key, int n) {
-        if (n <= 0) {
-            throw new IllegalArgumentException(key + " must be a positive integer, got " + n);
-        }
-        if (n > MAX_WORKERS) {
-            throw new IllegalArgumentException(key + " must be at most " + MAX_WORKERS + ", got " + n);
-        }
-        return n;
     }
 
     /** What is handed to Mooncake's {@code setup_internal(ConfigDict)}. */
@@ -130,24 +102,38 @@ public final class MooncakeStoreConfig {
         return protocol().map(p -> p.equalsIgnoreCase("rdma")).orElse(false);
     }
 
-    /** The view {@code kvtier validate} prints. */
+    /**
+     * The view {@code kvtier validate} prints: every option under its key, except the replica
+     * counts, which are shown together as LMCache's {@code replicate_config}, and the setup values.
+     */
     public Map<String, Object> view() {
         Map<String, Object> view = new LinkedHashMap<>();
-        view.put("num_workers", numWorkers);
-        if (perOpWorkers.isEmpty()) {
-            view.put("per_op_workers", null);
-        } else {
-            Map<String, Object> lanes = new LinkedHashMap<>();
-            perOpWorkers.forEach((lane, n) -> lanes.put(lane.key(), n));
-            view.put("per_op_workers", lanes);
+        for (MooncakeOption option : MooncakeOption.values()) {
+            // A switch expression, so that the compiler holds every option to be shown.
+            Object shown = switch (option) {
+                case NUM_WORKERS -> numWorkers;
+                case PER_OP_WORKERS -> perOpWorkersView();
+                case REPLICA_NUM, NOF_REPLICA_NUM -> replicateConfig.view();
+                case RPC_TIMEOUT_MS -> rpcTimeout.toMillis();
+                case LOOKUP_ON_CALLER_THREAD -> lookupOnCallerThread;
+                case EVICTION -> eviction == null ? null : eviction.view();
+                case BATCH_TIMEOUT_MS -> bounds.batchTimeout().toMillis();
+                case SUSPECT_AFTER_MS -> bounds.suspectAfter().toMillis();
+                case MAX_ABANDONED_CALLS -> bounds.maxAbandonedCalls();
+            };
+            view.put(option.viewKey(), shown);
         }
         view.put("setup_config", new LinkedHashMap<>(setupConfig));
-        view.put("replicate_config", replicateConfig.view());
-        view.put("eviction", eviction == null ? null : eviction.view());
-        view.put("rpc_timeout_ms", rpcTimeout.toMillis());
-        view.put("lookup_on_caller_thread", lookupOnCallerThread);
-        view.putAll(bounds.view());
         return view;
+    }
+
+    private Map<String, Object> perOpWorkersView() {
+        if (perOpWorkers.isEmpty()) {
+            return null;
+        }
+        Map<String, Object> lanes = new LinkedHashMap<>();
+        perOpWorkers.forEach((lane, n) -> lanes.put(lane.key(), n));
+        return lanes;
     }
 
     @Override

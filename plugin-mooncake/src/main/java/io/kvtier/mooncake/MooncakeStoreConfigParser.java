@@ -1,5 +1,16 @@
 package io.kvtier.mooncake;
 
+import static io.kvtier.mooncake.MooncakeOption.BATCH_TIMEOUT_MS;
+import static io.kvtier.mooncake.MooncakeOption.EVICTION;
+import static io.kvtier.mooncake.MooncakeOption.LOOKUP_ON_CALLER_THREAD;
+import static io.kvtier.mooncake.MooncakeOption.MAX_ABANDONED_CALLS;
+import static io.kvtier.mooncake.MooncakeOption.NOF_REPLICA_NUM;
+import static io.kvtier.mooncake.MooncakeOption.NUM_WORKERS;
+import static io.kvtier.mooncake.MooncakeOption.PER_OP_WORKERS;
+import static io.kvtier.mooncake.MooncakeOption.REPLICA_NUM;
+import static io.kvtier.mooncake.MooncakeOption.RPC_TIMEOUT_MS;
+import static io.kvtier.mooncake.MooncakeOption.SUSPECT_AFTER_MS;
+
 import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.ConfigurationException;
 import io.kvtier.toolkit.Json;
@@ -13,23 +24,24 @@ import java.util.TreeMap;
 
 /**
  * Reads a declaration over the defaults of {@code kvtier/adapters/mooncake_store/reference.conf}, and
- * splits it the way LMCache's {@code from_dict} does: the LMCache-only keys are
- * consumed here, replica counts become the write-time replicate config, and every other non-null
- * key is forwarded to Mooncake's {@code setup_internal} as a string. Messages keep LMCache's
- * wording and name the key and the value; {@link AdapterSettings#error} places them at the key.
+ * splits it the way LMCache's {@code from_dict} does: every {@link MooncakeOption} is read and
+ * checked here, the only place any value is checked, replica counts become the write-time
+ * replicate config, and every other non-null key is forwarded to Mooncake's {@code setup_internal}
+ * as a string. Messages keep LMCache's wording and name the key and the value;
+ * {@link AdapterSettings#error} places them at the key.
  */
 final class MooncakeStoreConfigParser {
-    /** Consumed here, never forwarded (LMCache's {@code _LMCACHE_ONLY_KEYS}). */
-    static final Set<String> LMCACHE_ONLY_KEYS = Set.of("type", "num_workers", "per_op_workers", "eviction");
-    /** kvtier's own keys, consumed here too. */
-    static final Set<String> KVTIER_KEYS = Set.of("rpc_timeout_ms", "lookup_on_caller_thread", "batch_timeout_ms",
-            "suspect_after_ms", "max_abandoned_calls");
-    static final Set<String> REPLICA_KEYS = Set.of("replica_num", "nof_replica_num");
+    /** A guard against a typo creating thousands of threads. */
+    private static final int MAX_WORKERS = 1024;
+    private static final long MAX_RPC_TIMEOUT_MS = Duration.ofMinutes(10).toMillis();
+    /** The declaration's type, which the host reads; never forwarded. */
+    private static final String TYPE_KEY = "type";
     /** Keys Mooncake would silently ignore, mapped to the key the user meant. */
     static final Map<String, String> MISSPELLINGS = Map.of(
             "master_server_address", "master_server_addr",
             "device_name", "rdma_devices");
     private static final Set<String> EVICTION_KEYS = Set.of("eviction_policy", "trigger_watermark", "eviction_ratio");
+    private static final Set<String> EVICTION_POLICIES = Set.of("LRU", "IsolatedLRU", "noop");
 
     private final AdapterSettings settings;
 
@@ -44,17 +56,16 @@ final class MooncakeStoreConfigParser {
 
     private MooncakeStoreConfig parse() {
         rejectMisspellings();
-        int numWorkers = workers(List.of("num_workers"), settings.get("num_workers"));
-        Map<Lane, Integer> perOpWorkers = perOpWorkers(settings.get("per_op_workers"));
+        int numWorkers = workers(List.of(NUM_WORKERS.key()), settings.get(NUM_WORKERS.key()));
+        Map<Lane, Integer> perOpWorkers = perOpWorkers(settings.get(PER_OP_WORKERS.key()));
         // The reference gives eviction's nested defaults, so only a declared block means one is wanted.
-        EvictionConfig eviction = settings.isDeclared("eviction") ? eviction(settings.get("eviction")) : null;
-        ReplicateConfig replicate = new ReplicateConfig(replicaCount("replica_num"), replicaCount("nof_replica_num"));
+        EvictionConfig eviction = settings.isDeclared(EVICTION.key()) ? eviction(settings.get(EVICTION.key())) : null;
+        ReplicateConfig replicate = new ReplicateConfig(replicaCount(REPLICA_NUM.key()), replicaCount(NOF_REPLICA_NUM.key()));
         // Sorted: Typesafe keeps no declaration order, and a stable order keeps `validate` output diffable.
         Map<String, String> setup = new TreeMap<>();
         for (String key : settings.keys()) {
             Object value = settings.get(key);
-            if (!LMCACHE_ONLY_KEYS.contains(key) && !KVTIER_KEYS.contains(key) && !REPLICA_KEYS.contains(key)
-                    && value != null) {
+            if (!key.equals(TYPE_KEY) && !MooncakeOption.isOption(key) && value != null) {
                 setup.put(key, toSetupString(key, value));
             }
         }
@@ -64,13 +75,13 @@ final class MooncakeStoreConfigParser {
     }
 
     private boolean lookupOnCallerThread(Map<Lane, Integer> perOpWorkers) {
-        Object raw = settings.get("lookup_on_caller_thread");
+        String key = LOOKUP_ON_CALLER_THREAD.key();
+        Object raw = settings.get(key);
         if (!(raw instanceof Boolean onCaller)) {
-            throw settings.error("lookup_on_caller_thread", "lookup_on_caller_thread must be true or false, got "
-                    + Json.render(raw));
+            throw settings.error(key, key + " must be true or false, got " + Json.render(raw));
         }
         if (onCaller && perOpWorkers.containsKey(Lane.LOOKUP)) {
-            throw settings.error("lookup_on_caller_thread", "lookup_on_caller_thread = true and per_op_workers['lookup'] = "
+            throw settings.error(key, "lookup_on_caller_thread = true and per_op_workers['lookup'] = "
                     + perOpWorkers.get(Lane.LOOKUP) + " contradict each other: a lookup runs either on the caller's "
                     + "thread or on its lane; drop one of them");
         }
@@ -90,7 +101,7 @@ final class MooncakeStoreConfigParser {
         return value instanceof Integer || value instanceof Long;
     }
 
-    /** A positive thread count, at most {@link MooncakeStoreConfig#MAX_WORKERS}. */
+    /** A positive thread count, at most {@link #MAX_WORKERS}. */
     private int workers(List<String> keyPath, Object raw) {
         String key = keyPath.size() == 1 ? keyPath.get(0) : keyPath.get(0) + "['" + keyPath.get(1) + "']";
         if (!isInteger(raw)) {
@@ -102,8 +113,8 @@ final class MooncakeStoreConfigParser {
         if (n <= 0) {
             throw settings.error(keyPath, key + " must be a positive integer, got " + n);
         }
-        if (n > MooncakeStoreConfig.MAX_WORKERS) {
-            throw settings.error(keyPath, key + " must be at most " + MooncakeStoreConfig.MAX_WORKERS + ", got " + n);
+        if (n > MAX_WORKERS) {
+            throw settings.error(keyPath, key + " must be at most " + MAX_WORKERS + ", got " + n);
         }
         return (int) n;
     }
@@ -118,17 +129,17 @@ final class MooncakeStoreConfigParser {
             return lanes;
         }
         if (!(raw instanceof Map<?, ?> map)) {
-            throw settings.error("per_op_workers", "per_op_workers must be an object, got " + Json.typeName(raw));
+            throw settings.error(PER_OP_WORKERS.key(), "per_op_workers must be an object, got " + Json.typeName(raw));
         }
         map.forEach((k, v) -> {
             if (!isInteger(v)) {
-                workers(List.of("per_op_workers", String.valueOf(k)), v);
+                workers(List.of(PER_OP_WORKERS.key(), String.valueOf(k)), v);
             }
         });
         Map<String, Integer> counts = new TreeMap<>();
-        map.forEach((k, v) -> counts.put(String.valueOf(k), workers(List.of("per_op_workers", String.valueOf(k)), v)));
+        map.forEach((k, v) -> counts.put(String.valueOf(k), workers(List.of(PER_OP_WORKERS.key(), String.valueOf(k)), v)));
         counts.forEach((k, n) -> {
-            Lane lane = Lane.fromKey(k).orElseThrow(() -> settings.error(List.of("per_op_workers", k),
+            Lane lane = Lane.fromKey(k).orElseThrow(() -> settings.error(List.of(PER_OP_WORKERS.key(), k),
                     "unknown lane key in per_op_workers: '" + k + "' (valid: " + Lane.validKeys() + ")"));
             lanes.put(lane, n);
         });
@@ -140,18 +151,18 @@ final class MooncakeStoreConfigParser {
             return null;
         }
         if (!(raw instanceof Map<?, ?> map)) {
-            throw settings.error("eviction", "eviction must be an object, got " + Json.typeName(raw) + " " + Json.render(raw));
+            throw settings.error(EVICTION.key(), "eviction must be an object, got " + Json.typeName(raw) + " " + Json.render(raw));
         }
         for (Object key : map.keySet()) {
             if (!EVICTION_KEYS.contains(String.valueOf(key))) {
-                throw settings.error(List.of("eviction", String.valueOf(key)), "unknown key in eviction: '" + key
+                throw settings.error(List.of(EVICTION.key(), String.valueOf(key)), "unknown key in eviction: '" + key
                         + "' (valid: eviction_policy, trigger_watermark, eviction_ratio)");
             }
         }
         Object policy = map.get("eviction_policy");
-        if (!(policy instanceof String) || !EvictionConfig.POLICIES.contains(policy)) {
-            throw settings.error(List.of("eviction", "eviction_policy"), EvictionConfig.policyError(
-                    policy instanceof String ? "'" + policy + "'" : Json.render(policy)));
+        if (!(policy instanceof String) || !EVICTION_POLICIES.contains(policy)) {
+            throw settings.error(List.of(EVICTION.key(), "eviction_policy"), "eviction.eviction_policy must be 'LRU', "
+                    + "'IsolatedLRU', or 'noop', got " + (policy instanceof String ? "'" + policy + "'" : Json.render(policy)));
         }
         return new EvictionConfig((String) policy, fraction(map, "trigger_watermark"), fraction(map, "eviction_ratio"));
     }
@@ -159,28 +170,29 @@ final class MooncakeStoreConfigParser {
     private double fraction(Map<?, ?> eviction, String key) {
         Object v = eviction.get(key);
         if (!(v instanceof Number n)) {
-            throw settings.error(List.of("eviction", key), "eviction." + key + " must be a number, got " + Json.render(v));
+            throw settings.error(List.of(EVICTION.key(), key), "eviction." + key + " must be a number, got " + Json.render(v));
         }
         double value = n.doubleValue();
         if (!(value > 0.0 && value <= 1.0)) {
-            throw settings.error(List.of("eviction", key), "eviction." + key + " must be a number in (0, 1], got " + value);
+            throw settings.error(List.of(EVICTION.key(), key), "eviction." + key + " must be a number in (0, 1], got " + value);
         }
         return value;
     }
 
     private Duration rpcTimeout() {
-        Object raw = settings.get("rpc_timeout_ms");
-        long max = MooncakeStoreConfig.MAX_RPC_TIMEOUT.toMillis();
+        String key = RPC_TIMEOUT_MS.key();
+        Object raw = settings.get(key);
+        long max = MAX_RPC_TIMEOUT_MS;
         if (!isInteger(raw) || ((Number) raw).longValue() < 1 || ((Number) raw).longValue() > max) {
-            throw settings.error("rpc_timeout_ms", "rpc_timeout_ms must be an integer from 1 to " + max
+            throw settings.error(key, key + " must be an integer from 1 to " + max
                     + " (milliseconds), got " + Json.render(raw));
         }
         return Duration.ofMillis(((Number) raw).longValue());
     }
 
     private BatchBounds bounds() {
-        return new BatchBounds(millis("batch_timeout_ms"), millis("suspect_after_ms"),
-                (int) integer("max_abandoned_calls", 0, BatchBounds.MAX_ABANDONED_CALLS, ""));
+        return new BatchBounds(millis(BATCH_TIMEOUT_MS.key()), millis(SUSPECT_AFTER_MS.key()),
+                (int) integer(MAX_ABANDONED_CALLS.key(), 0, BatchBounds.MAX_ABANDONED_CALLS, ""));
     }
 
     private Duration millis(String key) {

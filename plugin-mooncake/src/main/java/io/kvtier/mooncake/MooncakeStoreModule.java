@@ -1,37 +1,95 @@
 package io.kvtier.mooncake;
 
 import com.google.inject.AbstractModule;
-import com.google.inject.TypeLiteral;
-import io.kvtier.mooncake.NativeAbi.MooncakeNative;
+import com.google.inject.Provides;
+import com.google.inject.Scopes;
+import com.google.inject.Singleton;
 import io.kvtier.spi.AdapterContext;
-import io.kvtier.spi.L1MemoryDesc;
-import java.util.Optional;
+import io.kvtier.toolkit.KeyLocks;
+import io.kvtier.toolkit.UsageTracker;
 
 /**
- * Wires one instance: its config, the host's context, the native binding and the L1 region to
- * register. The adapter acquires and releases what it owns itself.
+ * Wires one instance in an injector of its own, as Trino's MemoryModule wires a catalog: the
+ * config, the host's context and the timings; the native client and L1 registration, which
+ * {@link MooncakeStoreProvider} acquired before (Guice would wrap their failures, whose own
+ * message and type the host must see); and, one of each, the lanes, the health probe, the
+ * metrics, the usage, the locks, what runs and translates batches, and the adapter. Nothing here
+ * calls native code or can fail on a declaration: the lanes and the metrics are added to
+ * {@code acquired}, so a creation that fails later releases them too.
  */
 final class MooncakeStoreModule extends AbstractModule {
     private final MooncakeStoreConfig config;
     private final AdapterContext context;
-    private final MooncakeNative lib;
-    private final Optional<L1MemoryDesc> registrationRegion;
+    private final Timings timings;
+    private final MooncakeClient client;
+    private final L1Registration registration;
+    private final Acquired acquired;
 
-    /** @param registrationRegion the L1 region to register, as decided by {@link RdmaL1Rule} */
-    MooncakeStoreModule(MooncakeStoreConfig config, AdapterContext context, MooncakeNative lib,
-                        Optional<L1MemoryDesc> registrationRegion) {
+    MooncakeStoreModule(MooncakeStoreConfig config, AdapterContext context, Timings timings, MooncakeClient client,
+                        L1Registration registration, Acquired acquired) {
         this.config = config;
         this.context = context;
-        this.lib = lib;
-        this.registrationRegion = registrationRegion;
+        this.timings = timings;
+        this.client = client;
+        this.registration = registration;
+        this.acquired = acquired;
     }
 
     @Override
     protected void configure() {
         bind(MooncakeStoreConfig.class).toInstance(config);
         bind(AdapterContext.class).toInstance(context);
-        bind(MooncakeNative.class).toInstance(lib);
-        bind(new TypeLiteral<Optional<L1MemoryDesc>>() {}).toInstance(registrationRegion);
-        bind(MooncakeStoreAdapter.class);
+        bind(Timings.class).toInstance(timings);
+        bind(MooncakeClient.class).toInstance(client);
+        bind(L1Registration.class).toInstance(registration);
+        bind(KeyLocks.class).in(Scopes.SINGLETON);
+        bind(CallerThreadCalls.class).in(Scopes.SINGLETON);
+        bind(NativeResults.class).in(Scopes.SINGLETON);
+        bind(TransientRetry.class).in(Scopes.SINGLETON);
+        bind(NativeBatches.class).in(Scopes.SINGLETON);
+        bind(ClientRelease.class).in(Scopes.SINGLETON);
+        bind(MooncakeStoreAdapter.class).in(Scopes.SINGLETON);
+    }
+
+    @Provides
+    @Singleton
+    WorkerLanes lanes() {
+        WorkerLanes lanes = new WorkerLanes(context.instanceName(), config.numWorkers(), config.perOpWorkers(),
+                config.bounds().maxAbandonedCalls());
+        acquired.add(lanes::shutdown);
+        return lanes;
+    }
+
+    /** Not started: the adapter starts it once everything else exists. */
+    @Provides
+    @Singleton
+    MasterHealth health() {
+        return new MasterHealth("kvtier-" + context.instanceName() + "-health-", client::askMaster, timings);
+    }
+
+    /** Gauges come later, from the adapter's start: only they can clash with another instance's. */
+    @Provides
+    @Singleton
+    AdapterMetrics metrics() {
+        return acquired.add(new AdapterMetrics(context));
+    }
+
+    @Provides
+    @Singleton
+    BatchDeadline deadline() {
+        return acquired.add(new BatchDeadline(context.instanceName(), config.bounds().batchTimeout()));
+    }
+
+    /** Not started: the adapter starts it once everything else exists. */
+    @Provides
+    @Singleton
+    SuspectNodes suspectNodes() {
+        return new SuspectNodes(context, client::nodes, client::probeNode);
+    }
+
+    @Provides
+    @Singleton
+    UsageTracker usage() {
+        return new UsageTracker(0);
     }
 }

@@ -1,38 +1,24 @@
 package io.kvtier.mooncake;
 
 import io.kvtier.mooncake.NativeAbi.MooncakeNative;
-import com.kenai.jffi.Library;
 import java.io.File;
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import jnr.ffi.LibraryLoader;
 
 /**
- * Finds and loads the native connector, in this order: the system property
- * {@value #PROPERTY}, the environment variable {@value #ENV}, the copy packaged in the plugin jar
- * ({@value #RESOURCE}, extracted to a temporary file), then the library search path for
- * {@value #LIBRARY_NAME}. An explicit path (property or environment) is authoritative: if it does
+ * Finds the native connector, in this order: the system property {@value #PROPERTY}, the
+ * environment variable {@value #ENV}, the copy packaged in the plugin jar ({@link PackagedLibrary}),
+ * then the library search path for {@value #LIBRARY_NAME}, and binds the first that loads
+ * ({@link NativeBinder}). An explicit path (property or environment) is authoritative: if it does
  * not load, that is the error, because silently loading some other connector would hide a
  * deployment mistake. The test double is never found on its own; tests name it explicitly.
  */
 final class NativeLibraryLocator {
     static final String PROPERTY = "kvtier.mooncake.library";
     static final String ENV = "KVTIER_MOONCAKE_LIBRARY";
-    static final String RESOURCE = "native/linux-x86_64/libkvtier_mooncake.so";
     static final String LIBRARY_NAME = "kvtier_mooncake";
-
-    /** dlopen and symbol binding happen once per path per JVM; every instance shares the binding. */
-    private static final Map<String, MooncakeNative> LOADED = new ConcurrentHashMap<>();
-    /** The packaged copy is extracted once per class loader that holds it. */
-    private static final Map<ClassLoader, Path> EXTRACTED = new ConcurrentHashMap<>();
 
     private final String explicitPath;
     private final String explicitSource;
@@ -81,14 +67,14 @@ final class NativeLibraryLocator {
             // A file that is there but refused is named alone: the build hint would only mislead.
             throw Files.isRegularFile(path) ? refused(tried) : notFound(tried);
         }
-        Path packaged = extractPackagedCopy(tried);
+        Path packaged = PackagedLibrary.extract(resources, tried);
         if (packaged != null) {
-            MooncakeNative lib = tryPath(packaged.toString(), "packaged copy " + RESOURCE, tried);
+            MooncakeNative lib = tryPath(packaged.toString(), "packaged copy " + PackagedLibrary.RESOURCE, tried);
             if (lib != null) {
                 return lib;
             }
         }
-        MooncakeNative lib = tryLoad(onSearchPath(), "library '" + LIBRARY_NAME + "' on the search path (java.library.path="
+        MooncakeNative lib = tryBind(onSearchPath(), "library '" + LIBRARY_NAME + "' on the search path (java.library.path="
                 + System.getProperty("java.library.path", "") + ", jnr.ffi.library.path="
                 + System.getProperty("jnr.ffi.library.path", "") + ")", tried);
         if (lib != null) {
@@ -103,47 +89,16 @@ final class NativeLibraryLocator {
                     : Files.exists(Path.of(path)) ? "not a regular file" : "no such file"));
             return null;
         }
-        return tryLoad(path, path + " (" + source + ")", tried);
+        return tryBind(path, path + " (" + source + ")", tried);
     }
 
-    private static MooncakeNative tryLoad(String pathOrName, String description, List<String> tried) {
+    private static MooncakeNative tryBind(String pathOrName, String description, List<String> tried) {
         try {
-            return LOADED.computeIfAbsent(pathOrName, NativeLibraryLocator::bind);
-        } catch (LinkageError | RuntimeException e) {
-            tried.add(description + ": " + firstLine(e.getMessage()));
+            return NativeBinder.bind(pathOrName);
+        } catch (IllegalStateException e) {
+            tried.add(description + ": " + e.getMessage());
             return null;
         }
-    }
-
-    /**
-     * Binds the connector after checking its ABI version. The library is opened and
-     * {@code kvt_abi_version} looked up by itself (dlopen, dlsym) before JNR binds any other symbol:
-     * binding a library with other signatures would let the first batch call crash the JVM.
-     *
-     * @throws IllegalStateException when the library cannot be opened, is not a kvtier connector,
-     *                               or speaks another ABI
-     */
-    private static MooncakeNative bind(String library) {
-        Library opened = Library.getCachedInstance(library, Library.LAZY | Library.LOCAL);
-        if (opened == null) {
-            throw new IllegalStateException("cannot open it: " + firstLine(Library.getLastError()));
-        }
-        if (opened.getSymbolAddress("kvt_abi_version") == 0L) {
-            throw new IllegalStateException("not a kvtier Mooncake connector: it exports no kvt_abi_version");
-        }
-        int version = LibraryLoader.create(NativeAbi.AbiVersion.class).load(library).kvt_abi_version();
-        if (version != NativeAbi.VERSION) {
-            throw new IllegalStateException("a kvtier Mooncake connector of ABI version " + version
-                    + ", but this plugin needs version " + NativeAbi.VERSION + ": rebuild the connector from this plugin's sources");
-        }
-        // failImmediately() reports a missing function only as "unknown": name it ourselves.
-        for (java.lang.reflect.Method function : MooncakeNative.class.getMethods()) {
-            if (opened.getSymbolAddress(function.getName()) == 0L) {
-                throw new IllegalStateException("an incomplete kvtier Mooncake connector: it exports no "
-                        + function.getName() + ", which ABI version " + NativeAbi.VERSION + " has");
-            }
-        }
-        return LibraryLoader.create(MooncakeNative.class).failImmediately().load(library);
     }
 
     /**
@@ -160,51 +115,6 @@ final class NativeLibraryLocator {
             }
         }
         return file;
-    }
-
-    private Path extractPackagedCopy(List<String> tried) {
-        if (!isLinuxX8664()) {
-            tried.add("packaged copy " + RESOURCE + ": not for this platform (" + System.getProperty("os.name") + "/"
-                    + System.getProperty("os.arch") + ")");
-            return null;
-        }
-        if (resources == null) {
-            return null;
-        }
-        synchronized (NativeLibraryLocator.class) {
-            Path extracted = EXTRACTED.get(resources);
-            if (extracted != null) {
-                return extracted;
-            }
-            try (InputStream in = resources.getResourceAsStream(RESOURCE)) {
-                if (in == null) {
-                    tried.add("packaged copy " + RESOURCE + ": not in the plugin jar (built without Mooncake)");
-                    return null;
-                }
-                Path tmp = Files.createTempFile("libkvtier_mooncake", ".so");
-                tmp.toFile().deleteOnExit();
-                Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
-                EXTRACTED.put(resources, tmp);
-                return tmp;
-            } catch (IOException e) {
-                tried.add("packaged copy " + RESOURCE + ": cannot extract: " + e);
-                return null;
-            }
-        }
-    }
-
-    private static boolean isLinuxX8664() {
-        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-        return os.contains("linux") && (arch.equals("amd64") || arch.equals("x86_64"));
-    }
-
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "(no message)";
-        }
-        int nl = message.indexOf('\n');
-        return nl < 0 ? message : message.substring(0, nl);
     }
 
     private static IllegalStateException refused(List<String> tried) {

@@ -15,13 +15,6 @@ public record ReplicateConfig(int replicaNum, int nofReplicaNum) {
     public static final int UNSET = -1;
     public static final ReplicateConfig DEFAULTS = new ReplicateConfig(UNSET, UNSET);
 
-    public ReplicateConfig {
-        if (replicaNum < UNSET || nofReplicaNum < UNSET) {
-            throw new IllegalArgumentException("replica counts must be non-negative, got replica_num="
-                    + replicaNum + ", nof_replica_num=" + nofReplicaNum);
-        }
-    }
-
     /** LMCache's {@code replicate_config} view: only the counts that were set, as decimal strings. */
     Map<String, String> view() {
         Map<String, String> view = new LinkedHashMap<>();

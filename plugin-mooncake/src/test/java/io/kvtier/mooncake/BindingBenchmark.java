@@ -1,6 +1,7 @@
 package io.kvtier.mooncake;
 
 import io.kvtier.spi.ObjectKey;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -47,8 +48,7 @@ public class BindingBenchmark {
     public void setUp() {
         client = MooncakeClient.open(TestDouble.binding(), Map.of("local_hostname", "127.0.0.1",
                 "metadata_server", "P2PHANDSHAKE", "master_server_addr", "bench-" + UUID.randomUUID() + ":1"),
-                MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT,
-                BatchBounds.DEFAULTS.suspectAfter());
+                Duration.ofSeconds(5), Duration.ofSeconds(1));
         region = new OffHeapRegion(keys * VALUE);
         batch = IntStream.range(0, keys).mapToObj(TestDouble::key).toList();
         addrs = new long[keys];

@@ -8,6 +8,7 @@ import com.codahale.metrics.MetricRegistry;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.ObjectKey;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class CloseTest {
-    private static final String CLOSED = "mooncake_store adapter 'mc' is closed";
     private final MetricRegistry metrics = new MetricRegistry();
     private RecordingNative rec;
 
@@ -28,15 +28,19 @@ class CloseTest {
     }
 
     private static void assertClosedError(CompletableFuture<?> future) {
+        assertClosedError(future, "mc");
+    }
+
+    private static void assertClosedError(CompletableFuture<?> future, String instance) {
         assertThatThrownBy(() -> future.get(30, TimeUnit.SECONDS))
                 .isInstanceOf(ExecutionException.class)
                 .cause()
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage(CLOSED);
+                .hasMessage("mooncake_store adapter '" + instance + "' is closed");
     }
 
     @Test
-    void closeFailsRunningAndQueuedBatchesAndDestroysOnce() {
+    void closeFailsRunningAndQueuedBatchesAndDestroysOnce() throws Exception {
         // One retrieve thread and every get held 1.5 s in the double: when close() is called,
         // one load is running inside native code and the others are queued.
         MooncakeStoreAdapter adapter = create(TestDouble.body("per_op_workers", Map.of("retrieve", 1),
@@ -49,6 +53,8 @@ class CloseTest {
         for (int i = 0; i < 3; i++) {
             loads.add(adapter.load(List.of(keys.get(i)), List.of(slices.get(i))));
         }
+        assertThat(rec.loadEntered.await(10, TimeUnit.SECONDS)).as("a load entered native code").isTrue();
+        assertThat(rec.loadsInNative).as("one load runs, the others queue").hasValue(1);
 
         adapter.close();
 
@@ -61,6 +67,33 @@ class CloseTest {
         assertThat(metrics.getGauges()).isEmpty();
         // Totals survive close, so a host can still report them.
         assertThat(metrics.getTimers().get("kvtier.l2.mc.store").getCount()).isEqualTo(1);
+    }
+
+    @Test
+    void closeStopsTheHealthProbeEvenWhenANativeCallOutlastsTheDrain() throws Exception {
+        // A load held 3 s in the double outlasts a 200 ms drain: the client must be left in place,
+        // and the probe must stop all the same, or it would go on calling a leaked client.
+        Timings shortDrain = new Timings(Duration.ofMillis(20), Duration.ofMillis(500), Duration.ofMillis(200));
+        MooncakeStoreProvider provider = TestDouble.provider(lib -> rec = new RecordingNative(lib), shortDrain);
+        MooncakeStoreAdapter adapter = TestDouble.create(provider, TestDouble.body("testdouble_delay_ms_get", 3000),
+                TestDouble.context("stuck", metrics, Optional.empty()));
+        OffHeapRegion region = new OffHeapRegion(2048);
+        List<ObjectKey> keys = RoundTripTest.keys(0, 1);
+        adapter.store(keys, filled(region, 1, 0)).join();
+        CompletableFuture<BatchResult> load = adapter.load(keys, List.of(region.slice(0, 2048)));
+        assertThat(rec.loadEntered.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(probeThread("kvtier-stuck-health-probe")).as("the probe runs before close").isPresent();
+
+        adapter.close();
+
+        assertThat(rec.loadsInNative).as("the load is still in native code").hasValue(1);
+        assertThat(rec.destroys).as("a client under a running call is left in place").hasValue(0);
+        assertThat(probeThread("kvtier-stuck-health-probe")).as("the probe has stopped").isEmpty();
+        assertClosedError(load, "stuck");
+    }
+
+    private static Optional<Thread> probeThread(String name) {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals(name) && t.isAlive()).findAny();
     }
 
     @Test

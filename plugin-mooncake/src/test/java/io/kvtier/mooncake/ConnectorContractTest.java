@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kvtier.mooncake.NativeAbi.MooncakeNative;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import jnr.ffi.byref.LongLongByReference;
@@ -16,7 +17,7 @@ class ConnectorContractTest {
     private MooncakeClient client(String maxMrSize) {
         return MooncakeClient.open(lib, Map.of("local_hostname", "127.0.0.1", "metadata_server", "P2PHANDSHAKE",
                 "master_server_addr", "contract-" + UUID.randomUUID() + ":1", "testdouble_max_mr_size", maxMrSize),
-                MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT, BatchBounds.DEFAULTS.suspectAfter());
+                Duration.ofSeconds(5), Duration.ofSeconds(1));
     }
 
     @Test

@@ -57,7 +57,7 @@ class DeclarationErrorLinesTest {
         ConfiguredAdapter<?> configured = Declarations.configure(registry,
                 Declarations.resolve(Declarations.fromHoconString(String.join("\n", lines), "mc.conf"))).get(0);
         assertThat(configured.warnings()).containsExactly("mc.conf:4 ('mooncake_store'): unknown key 'local_hostnme': "
-                + "neither an option of mooncake_store nor a documented pass-through (see: kvtier adapters mooncake_store)");
+                + "neither an option of mooncake_store nor a documented pass-through; did you mean 'local_hostname'? (see: kvtier adapters mooncake_store)");
         assertThat(((MooncakeStoreConfig) configured.config()).setupConfig()).containsEntry("local_hostnme", "127.0.0.1");
     }
 }

@@ -24,17 +24,22 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The master's health as the adapter reports and acts on it, with the double's master taken "down" by a file. */
 class HealthTest {
     private static final Duration FIVE_SECONDS = Duration.ofSeconds(5);
+    /** A probe every 20 ms: the changes come within a few of them, not within seconds. */
+    private static final Timings PROBE_OFTEN = new Timings(Duration.ofMillis(20), Duration.ofMillis(500), Duration.ofSeconds(30));
     private final MetricRegistry metrics = new MetricRegistry();
     private final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
 
     private MooncakeStoreAdapter create(Path downMarker) {
-        MooncakeStoreAdapter adapter = TestDouble.create(TestDouble.provider(),
+        MooncakeStoreAdapter adapter = TestDouble.create(TestDouble.provider(lib -> lib, PROBE_OFTEN),
                 TestDouble.body("testdouble_master_down_while", downMarker.toString()),
                 TestDouble.context("mc", metrics, Optional.empty()));
         adapter.addListener(new L2AdapterListener() {
@@ -106,6 +111,33 @@ class HealthTest {
             } catch (ExecutionException e) {
                 assertThat(e.getCause()).isInstanceOf(MasterUnreachableException.class);
             }
+        }
+    }
+
+    @Test
+    void statusNeverShowsAnUnhealthyInstanceWithoutItsReason() {
+        // A master that answers every other probe, probed every millisecond: the health flips
+        // hundreds of times while status() is read, and each status must agree with itself.
+        AtomicInteger probes = new AtomicInteger();
+        RecordingNative[] rec = new RecordingNative[1];
+        MooncakeStoreProvider provider = TestDouble.provider(lib -> rec[0] = new RecordingNative(lib),
+                new Timings(Duration.ofMillis(1), Duration.ofMillis(500), Duration.ofSeconds(30)));
+        rec[0].healthCheck = () -> probes.incrementAndGet() % 2 == 0 ? 0 : (int) MooncakeCodes.RPC_FAIL;
+        Logger log = Logger.getLogger(MooncakeStoreAdapter.class.getName());
+        Level level = log.getLevel();
+        log.setLevel(Level.OFF); // a line per flip
+        try (MooncakeStoreAdapter adapter = TestDouble.create(provider, TestDouble.body(),
+                TestDouble.context("flaps", metrics, Optional.empty()))) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (probes.get() < 400 && System.nanoTime() < deadline) {
+                Map<String, Object> status = adapter.status();
+                if (status.get("is_healthy").equals(false)) {
+                    assertThat(status.get("unhealthy_reason")).as("the reason of an unhealthy status").isNotEqualTo("");
+                }
+            }
+            assertThat(probes.get()).as("the probe flapped").isGreaterThanOrEqualTo(400);
+        } finally {
+            log.setLevel(level);
         }
     }
 }

@@ -10,6 +10,7 @@ import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.ObjectKey;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -138,8 +139,7 @@ class L1RegistrationTest {
     void checkIsSafeAgainstOverflowingAddresses() {
         Map<String, String> setup = Map.of("local_hostname", "127.0.0.1", "metadata_server", "P2PHANDSHAKE",
                 "master_server_addr", "overflow-test:1", "testdouble_max_mr_size", Integer.toString(BLOCK));
-        MooncakeClient client = MooncakeClient.open(TestDouble.binding(), setup, MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT,
-                BatchBounds.DEFAULTS.suspectAfter());
+        MooncakeClient client = MooncakeClient.open(TestDouble.binding(), setup, Duration.ofSeconds(5), Duration.ofSeconds(1));
         try {
             L1Registration registration = L1Registration.register(client, l1.address, REGION);
             assertThat(registration.check(-1L, 16)).startsWith("Buffer is outside");

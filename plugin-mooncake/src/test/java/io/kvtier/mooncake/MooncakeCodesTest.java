@@ -20,7 +20,7 @@ class MooncakeCodesTest {
         "-706, PERMANENT, OBJECT_HAS_LEASE (-706)",
         "-600, PERMANENT, INVALID_PARAMS (-600)",
         "-1, PERMANENT, INTERNAL_ERROR (-1)",
-        "-200, PERMANENT, NO_AVAILABLE_HANDLE (-200)",
+        "-200, PERMANENT, 'NO_AVAILABLE_HANDLE (-200): no segment has room for it; is any client contributing global_segment_size?'",
         "-4242, PERMANENT, -4242"
     })
     void everyCodeHasAKindAndAName(long code, Kind kind, String described) {

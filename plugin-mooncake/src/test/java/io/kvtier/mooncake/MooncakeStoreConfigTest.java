@@ -3,8 +3,11 @@ package io.kvtier.mooncake;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import io.kvtier.hostlib.AdapterReference;
 import io.kvtier.spi.ConfigurationException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -131,6 +134,7 @@ class MooncakeStoreConfigTest {
         }
         assertThatThrownBy(() -> parse("num_workers", "four")).hasMessage(AT + "num_workers must be a positive integer, got \"four\"");
         assertThatThrownBy(() -> parse("num_workers", 0)).hasMessage(AT + "num_workers must be a positive integer, got 0");
+        assertThatThrownBy(() -> parse("num_workers", 100_000)).hasMessage(AT + "num_workers must be at most 1024, got 100000");
     }
 
     // 12
@@ -179,13 +183,15 @@ class MooncakeStoreConfigTest {
     void constructorCopiesSetupConfig() {
         Map<String, String> setup = new HashMap<>(Map.of("local_hostname", "a"));
         Map<Lane, Integer> lanes = new HashMap<>(Map.of(Lane.LOAD, 2));
-        MooncakeStoreConfig config = new MooncakeStoreConfig(setup, 4, lanes, ReplicateConfig.DEFAULTS, null, MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT, false);
+        MooncakeStoreConfig config = new MooncakeStoreConfig(setup, 4, lanes, ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5), false);
         setup.put("local_hostname", "b");
         setup.put("extra", "x");
         lanes.put(Lane.STORE, 3);
         assertThat(config.setupConfig()).containsExactly(Map.entry("local_hostname", "a"));
         assertThat(config.perOpWorkers()).containsExactly(Map.entry(Lane.LOAD, 2));
         assertThatThrownBy(() -> config.setupConfig().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(new MooncakeStoreConfig(Map.of(), 1, Map.of(), ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5), false)
+                .perOpWorkers()).isEmpty();
 
         Map<String, Object> body = body("local_hostname", "a");
         MooncakeStoreConfig parsed = fromBody(body);
@@ -193,27 +199,47 @@ class MooncakeStoreConfigTest {
         assertThat(parsed.setupConfig()).containsEntry("local_hostname", "a");
     }
 
-    @Test
-    void constructorValidatesToo() {
-        assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 0, Map.of(), ReplicateConfig.DEFAULTS, null, MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT, false))
-                .hasMessage("num_workers must be a positive integer, got 0");
-        assertThatThrownBy(() -> new MooncakeStoreConfig(Map.of(), 1, Map.of(Lane.LOAD, -2), ReplicateConfig.DEFAULTS, null, MooncakeStoreConfig.DEFAULT_RPC_TIMEOUT, false))
-                .hasMessage("per_op_workers['retrieve'] must be a positive integer, got -2");
-        assertThatThrownBy(() -> parse("num_workers", 100_000))
-                .hasMessage(AT + "num_workers must be at most 1024, got 100000");
-    }
-
     // 15: LMCache's help() is this type's reference.conf
     @Test
     void theReferenceConfDocumentsEveryKey() {
         AdapterReference reference = AdapterReference.of(new MooncakeStoreProvider()).orElseThrow();
         assertThat(reference.summary()).startsWith("mooncake_store: ");
-        assertThat(reference.text())
-                .contains("setup_internal(ConfigDict)", "--no-l1-use-lazy", "num_workers = 4",
-                        "per_op_workers", "lookup", "retrieve", "store", "delete", "replica_num", "nof_replica_num",
-                        "master_server_address", "master_server_addr", "device_name", "rdma_devices",
-                        "trigger_watermark = 0.8", "eviction_ratio = 0.2", "local_hostname", "metadata_server",
-                        "global_segment_size = 16777216", "protocol = \"tcp\"");
+        Config conf = ConfigFactory.parseString(reference.text());
+        assertThat(conf.getObject("options").keySet()).as("reference.conf's options are exactly the MooncakeOption keys")
+                .containsExactlyInAnyOrderElementsOf(MooncakeOption.keys());
+        assertThat(conf.getObject("options.eviction").keySet()).as("eviction_policy is required, so it has no default")
+                .containsExactlyInAnyOrder("trigger_watermark", "eviction_ratio");
+        assertThat(reference.text()).contains("# eviction_policy = LRU", "LRU, IsolatedLRU or noop");
+        // The setup keys kvtier itself checks, the misspellings it rejects and the keys they stand for.
+        assertThat(conf.getObject("pass-through").keySet()).contains("local_hostname", "metadata_server",
+                "master_server_addr", "protocol", "rdma_devices", "global_segment_size", "local_buffer_size");
+        MooncakeStoreConfigParser.MISSPELLINGS.forEach((wrong, right) -> {
+            assertThat(conf.getObject("pass-through").keySet()).contains(right);
+            assertThat(reference.text()).contains(wrong + " (use " + right + ")");
+        });
+        assertThat(reference.text()).contains("setup_internal(ConfigDict)", "--no-l1-use-lazy");
+    }
+
+    /** As Trino's assertFullMapping: an option the parser does not read would not fail on a bad value. */
+    @Test
+    void theParserChecksEveryOption() {
+        for (String key : MooncakeOption.keys()) {
+            assertThatThrownBy(() -> parse(key, List.of("not", "a", "value")))
+                    .as(key)
+                    .isInstanceOf(ConfigurationException.class)
+                    .hasMessageStartingWith(AT + key);
+        }
+    }
+
+    @Test
+    void theValidateViewShowsEveryOption() {
+        MooncakeStoreConfig config = parse("replica_num", 2, "nof_replica_num", 1, "per_op_workers", Map.of("store", 2),
+                "eviction", Map.of("eviction_policy", "LRU"));
+        Map<String, Object> view = config.view();
+        for (MooncakeOption option : MooncakeOption.values()) {
+            assertThat(view.get(option.viewKey())).as(option.key()).isNotNull();
+        }
+        assertThat(view.get("replicate_config")).isEqualTo(Map.of("replica_num", "2", "nof_replica_num", "1"));
     }
 
     @Test

@@ -38,7 +38,7 @@ class MooncakeStoreRegistrationTest {
     // 18
     @Test
     void factoryFailsClearlyWithoutTheConnector() {
-        MooncakeStoreProvider provider = new MooncakeStoreProvider(() -> NativeLibraryLocator.explicit(MISSING).load(), TestDouble.NO_MASTER);
+        MooncakeStoreProvider provider = new MooncakeStoreProvider(() -> NativeLibraryLocator.explicit(MISSING).load(), TestDouble.NO_MASTER, Timings.DEFAULTS);
         MooncakeStoreConfig config = provider.parseConfig(TestDouble.settings(TestDouble.body()));
         assertThatThrownBy(() -> provider.create(config, TestDouble.context("mc")))
                 .isInstanceOf(IllegalStateException.class)
@@ -50,7 +50,7 @@ class MooncakeStoreRegistrationTest {
 
     @Test
     void theConnectorIsCheckedBeforeTheRdmaRule() {
-        MooncakeStoreProvider provider = new MooncakeStoreProvider(() -> NativeLibraryLocator.explicit(MISSING).load(), TestDouble.NO_MASTER);
+        MooncakeStoreProvider provider = new MooncakeStoreProvider(() -> NativeLibraryLocator.explicit(MISSING).load(), TestDouble.NO_MASTER, Timings.DEFAULTS);
         MooncakeStoreConfig rdma = provider.parseConfig(TestDouble.settings(TestDouble.body("protocol", "rdma")));
         assertThatThrownBy(() -> provider.create(rdma, TestDouble.context("mc")))
                 .isInstanceOf(IllegalStateException.class)
@@ -105,7 +105,7 @@ class MooncakeStoreRegistrationTest {
         ClassLoader packaging = new ClassLoader(null) {
             @Override
             public InputStream getResourceAsStream(String name) {
-                if (!name.equals(NativeLibraryLocator.RESOURCE)) {
+                if (!name.equals(PackagedLibrary.RESOURCE)) {
                     return null;
                 }
                 try {

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 import jnr.ffi.Pointer;
 import jnr.ffi.byref.LongLongByReference;
 
@@ -28,6 +29,12 @@ final class RecordingNative implements MooncakeNative {
     /** Counted down when a lookup call has entered the native code. */
     final CountDownLatch lookupEntered = new CountDownLatch(1);
     private final AtomicInteger lookupsInNative = new AtomicInteger();
+    /** Counted down when a load call has entered the native code. */
+    final CountDownLatch loadEntered = new CountDownLatch(1);
+    /** How many load calls are inside the native code now. */
+    final AtomicInteger loadsInNative = new AtomicInteger();
+    /** When set, answers the health checks instead of the double: a master that flaps, say. */
+    volatile IntSupplier healthCheck;
     /** How many lookup calls were inside the native code when the client was destroyed. */
     volatile int lookupsInNativeAtDestroy = -1;
 
@@ -79,7 +86,8 @@ final class RecordingNative implements MooncakeNative {
 
     @Override
     public int kvt_health_check(Pointer client) {
-        return delegate.kvt_health_check(client);
+        IntSupplier answer = healthCheck;
+        return answer != null ? answer.getAsInt() : delegate.kvt_health_check(client);
     }
 
     @Override
@@ -96,7 +104,13 @@ final class RecordingNative implements MooncakeNative {
                         Pointer results) {
         batchCalls.incrementAndGet();
         record(addrs, n);
-        return delegate.kvt_load(client, keys, keyLens, addrs, sizes, n, results);
+        loadsInNative.incrementAndGet();
+        loadEntered.countDown();
+        try {
+            return delegate.kvt_load(client, keys, keyLens, addrs, sizes, n, results);
+        } finally {
+            loadsInNative.decrementAndGet();
+        }
     }
 
     @Override

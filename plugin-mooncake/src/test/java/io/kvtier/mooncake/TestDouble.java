@@ -41,13 +41,17 @@ final class TestDouble {
     }
 
     static MooncakeStoreProvider provider() {
-        return new MooncakeStoreProvider(TestDouble::binding, NO_MASTER);
+        return new MooncakeStoreProvider(TestDouble::binding, NO_MASTER, Timings.DEFAULTS);
     }
 
     /** A provider whose instances all share one wrapped binding, as they share the real one. */
     static MooncakeStoreProvider provider(UnaryOperator<MooncakeNative> wrap) {
+        return provider(wrap, Timings.DEFAULTS);
+    }
+
+    static MooncakeStoreProvider provider(UnaryOperator<MooncakeNative> wrap, Timings timings) {
         MooncakeNative wrapped = wrap.apply(binding());
-        return new MooncakeStoreProvider(() -> wrapped, NO_MASTER);
+        return new MooncakeStoreProvider(() -> wrapped, NO_MASTER, timings);
     }
 
     /**

@@ -6,37 +6,70 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * One L2 tier instance. Thread safe and asynchronous: each batch returns a future with one
- * result per key, in key order. A key that failed carries its {@link KeyError}. A batch-level
- * failure (the store could not be asked at all) completes the future exceptionally, with a
- * {@link BatchFailedException} when the adapter can classify it. An empty batch completes at once.
- * Keys and objects must have the same size; a mismatch throws {@link IllegalArgumentException}.
- * The caller keeps a batch's L1 slices alive and untouched until its future completes; after that
- * the adapter neither reads nor writes them. After {@link #close()}, every operation completes
- * exceptionally.
+ * One L2 tier instance. Thread safe and asynchronous: each batch returns a future of one
+ * {@link KeyOutcome} per key, in key order. The promises below are what a host relies on; the
+ * contract test kit ({@code io.kvtier:kvtier-adapter-testkit}, class
+ * {@code io.kvtier.testkit.L2AdapterContract}) holds an adapter to them.
+ *
+ * <ul>
+ *   <li><b>Per key.</b> A key is OK, MISSING (not in the store) or ERROR. An absent key is MISSING,
+ *       never an ERROR; an ERROR never stands for an absent key, and carries its {@link KeyError}
+ *       (a kind, the store's code when it has one, a message).</li>
+ *   <li><b>A batch that failed as a whole</b> (the store could not be asked at all) completes its
+ *       future exceptionally, with a {@link BatchFailedException} when the adapter can classify it.
+ *       The call itself throws only the {@link IllegalArgumentException} below.</li>
+ *   <li><b>An empty batch</b> returns a future that is already complete, with an empty result.</li>
+ *   <li><b>Keys and objects</b> of {@link #store} and {@link #load} have the same size; a mismatch
+ *       throws {@link IllegalArgumentException} from the call itself.</li>
+ *   <li><b>L1 slices.</b> The caller keeps a batch's slices alive and untouched until its future
+ *       completes; after that the adapter neither reads nor writes them.</li>
+ *   <li><b>Listeners</b> ({@link #addListener}) hear each batch's content changes before its
+ *       future completes, outside the adapter's locks.</li>
+ *   <li><b>After {@link #close()}</b> every batch's future completes exceptionally, {@link #unlock}
+ *       still never fails, {@link #listKeys} (of an adapter that lists) throws
+ *       {@link IllegalStateException}, and {@link #health()} is unhealthy.</li>
+ * </ul>
  *
  * <p>Methods added after revision 2 have defaults, so that an adapter built for revision 2 runs
  * unchanged in a newer host.
  */
 public interface L2Adapter extends AutoCloseable {
     /**
-     * OK per stored key; a key stored before stays as it was and is OK with 0 bytes.
-     * {@link BatchResult#newBytes()} sums the bytes of keys that were not stored before.
+     * Stores each object under its key. OK per stored key, with {@link KeyOutcome#bytes()} the
+     * object's length when this store was the key's first, and 0 when the key was stored already:
+     * it then keeps its first value. {@link BatchResult#newBytes()} is the sum of the keys' bytes.
+     * Listeners hear {@link L2AdapterListener#onKeysStored} with the stored keys and, per key, its
+     * bytes (0 for a key stored before).
      */
     CompletableFuture<BatchResult> store(List<ObjectKey> keys, List<L1Slice> objects);
 
-    /** OK = found (and locked), MISSING, or ERROR: an error is never reported as a miss. */
+    /**
+     * OK = found, and locked against the adapter's own eviction until {@link #unlock}; MISSING;
+     * or ERROR. An error is never reported as a miss.
+     */
     CompletableFuture<BatchResult> lookupAndLock(List<ObjectKey> keys);
 
-    /** Releases locks taken by {@link #lookupAndLock}; unknown keys are ignored. Never fails. */
+    /** Releases locks taken by {@link #lookupAndLock}; unknown keys are ignored. Never fails, also after close. */
     void unlock(List<ObjectKey> keys);
 
-    /** OK only when exactly the object's length was read into its slice. */
+    /**
+     * Reads each object into its slice. OK only when exactly the object's length was read into a
+     * slice of that length, with {@link KeyOutcome#bytes()} that length; a slice of another length
+     * is an ERROR. MISSING when the key is absent. Listeners hear
+     * {@link L2AdapterListener#onKeysAccessed} with the keys loaded OK.
+     */
     CompletableFuture<BatchResult> load(List<ObjectKey> keys, List<L1Slice> objects);
 
-    /** OK = deleted, MISSING = was not there. */
+    /**
+     * OK = deleted, MISSING = was not there. Listeners hear {@link L2AdapterListener#onKeysDeleted}
+     * with the keys that were deleted.
+     */
     CompletableFuture<BatchResult> delete(List<ObjectKey> keys);
 
+    /**
+     * The bytes held (a key's bytes count from its first store until its delete), the capacity
+     * (0 when unknown or unlimited) and the bytes by cache salt.
+     */
     AdapterUsage usage();
 
     /**
@@ -47,7 +80,8 @@ public interface L2Adapter extends AutoCloseable {
 
     /**
      * Whether batches are sent to the store, why not, since when, and which parts are unwell
-     * (since revision 3). The default reads a revision-2 adapter's {@code status()}.
+     * (since revision 3): healthy while open and the store answers, unhealthy with a reason after
+     * {@link #close()}. The default reads a revision-2 adapter's {@code status()}.
      */
     default Health health() {
         Map<String, Object> status = status();
@@ -57,6 +91,7 @@ public interface L2Adapter extends AutoCloseable {
         return new Health(healthy, why, Optional.empty(), Map.of());
     }
 
+    /** Adds a listener of content and health changes; see {@link L2AdapterListener}. */
     void addListener(L2AdapterListener listener);
 
     /**
@@ -81,6 +116,7 @@ public interface L2Adapter extends AutoCloseable {
      * @param cursor   null for the first page, else {@link KeyPage#nextCursor()} of the previous one
      * @throws UnsupportedOperationException when {@link #supportsKeyListing()} is false
      * @throws IllegalArgumentException      when {@code pageSize <= 0} or the cursor is not one of ours
+     * @throws IllegalStateException         when the adapter is closed
      */
     default KeyPage listKeys(String model, int pageSize, String cursor) {
         throw new UnsupportedOperationException(getClass().getName() + " cannot list its keys");
@@ -95,7 +131,12 @@ public interface L2Adapter extends AutoCloseable {
         return usage().capacityBytes() > 0;
     }
 
-    /** Idempotent. In-flight operations complete exceptionally with an "adapter closed" error. */
+    /**
+     * Releases the adapter. Idempotent. Every batch whose future was returned before close() began
+     * is complete when it returns: with its result, or exceptionally with an "adapter closed" error.
+     * A close called from one of the adapter's own threads (in a future's callback) cannot wait
+     * for itself and may return first.
+     */
     @Override
     void close();
 

@@ -2,13 +2,18 @@ package io.kvtier.spi;
 
 import java.util.List;
 
-/** Observes an adapter's contents, e.g. to drive a host-side LRU. Called outside the adapter's locks. */
+/**
+ * Observes an adapter's contents, e.g. to drive a host-side LRU. The content calls come outside the
+ * adapter's locks, before the future of the batch that made the change completes.
+ */
 public interface L2AdapterListener {
-    /** A size of 0 means the key was already stored and was only refreshed. */
+    /** Keys stored OK, each with its bytes; a size of 0 means the key was already stored and was only refreshed. */
     default void onKeysStored(List<ObjectKey> keys, List<Long> sizes) {}
 
+    /** Keys loaded OK. */
     default void onKeysAccessed(List<ObjectKey> keys) {}
 
+    /** Keys a delete removed, or found gone (evicted by the store) while the adapter still counted them. */
     default void onKeysDeleted(List<ObjectKey> keys) {}
 
     /**

@@ -1,7 +1,8 @@
 package io.kvtier.host.soak;
 
 import io.kvtier.host.ErrorGroup;
-import io.kvtier.host.L1Arena;
+import io.kvtier.hostlib.BatchTimeoutException;
+import io.kvtier.hostlib.L1Arena;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
@@ -190,6 +191,7 @@ final class Operations {
 
     /**
      * Runs one batch and counts its errors by kind and code, each of which opens or extends a fault window.
+     * A batch that outlives the bound of {@link io.kvtier.hostlib.Instances} ends the soak.
      * @return null when the batch failed as a whole, which counts every key as an error of that failure
      */
     private BatchResult call(Target target, Op op, int keyCount, Supplier<CompletableFuture<BatchResult>> submit) {
@@ -197,6 +199,10 @@ final class Operations {
         try {
             result = submit.get().join();
         } catch (RuntimeException e) {
+            if (e.getCause() instanceof BatchTimeoutException overdue) {
+                // The adapter may still write into this thread's slices, which its next batch reuses: the soak stops.
+                throw overdue;
+            }
             error(target, op, keyCount, ErrorGroup.label(ErrorGroup.classify(e)));
             return null;
         }

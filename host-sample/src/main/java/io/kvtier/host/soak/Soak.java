@@ -1,9 +1,9 @@
 package io.kvtier.host.soak;
 
 import com.codahale.metrics.MetricRegistry;
-import io.kvtier.host.Instances;
-import io.kvtier.host.L1Arena;
 import io.kvtier.host.MetricsSnapshot;
+import io.kvtier.hostlib.Instances;
+import io.kvtier.hostlib.L1Arena;
 import io.kvtier.spi.L1Slice;
 import java.io.PrintWriter;
 import java.util.ArrayList;

@@ -2,12 +2,12 @@ package io.kvtier.host.soak;
 
 import com.codahale.metrics.MetricRegistry;
 import io.kvtier.host.DeclarationOptions;
-import io.kvtier.host.Instances;
-import io.kvtier.host.L1Arena;
 import io.kvtier.host.L1Options;
 import io.kvtier.host.Main;
 import io.kvtier.hostlib.ConfigValues;
 import io.kvtier.hostlib.ConfiguredAdapter;
+import io.kvtier.hostlib.Instances;
+import io.kvtier.hostlib.L1Arena;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +23,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "soak", mixinStandardHelpOptions = true, description = {
+@Command(name = "soak", description = {
         "Run a long mixed workload (store, lookup, load, delete) on every instance and check every answer: "
                 + "each load byte for byte against the version last stored, each miss against what was stored.",
         "Exits 0 only if nothing was corrupted and nothing was lost outside a fault window."})

@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.codahale.metrics.MetricRegistry;
-import io.kvtier.host.Instances;
-import io.kvtier.host.L1Arena;
+import io.kvtier.host.HungAdapterDouble;
 import io.kvtier.host.Main;
+import io.kvtier.hostlib.Declarations;
+import io.kvtier.hostlib.Instances;
+import io.kvtier.hostlib.L1Arena;
+import io.kvtier.hostlib.L2AdapterRegistry;
 import io.kvtier.spi.L2Adapter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -70,6 +73,25 @@ class SoakWithDoublesTest {
             }
             assertThat(held[0]).as("the condition held before the soak ended").isTrue();
             return running.join();
+        }
+    }
+
+    @Test
+    void aBatchThatOutlivesTheInstancesBoundStopsTheSoakNamingTheInstanceTheOperationAndTheBound() throws Exception {
+        Soak.Options options = options(null);
+        L2AdapterRegistry registry = L2AdapterRegistry.of(new HungAdapterDouble.Provider());
+        try (L1Arena arena = L1Arena.allocate(Soak.l1BytesNeeded(options), L1Arena.DEFAULT_ALIGNMENT, false);
+             Instances instances = Instances.create(Declarations.load(registry, List.of(),
+                     List.of("{\"type\":\"hung\",\"name\":\"stuck\"}")), arena, new MetricRegistry(), Duration.ofMillis(200))) {
+            Target target = new Target("stuck", "hung", 0, instances.select("stuck").adapter(), options.keys(),
+                    options.faultSettleNanos());
+            Soak soak = new Soak(options, List.of(target), arena, new MetricRegistry(), new PrintWriter(new StringWriter()), 99);
+            long start = System.nanoTime();
+            assertThatThrownBy(soak::run).isInstanceOf(IllegalStateException.class)
+                    .hasMessageStartingWith("soak worker failed: ")
+                    .hasMessageMatching(".*instance 'stuck': (store|lookup|load|delete) of \\d+ keys? did not complete within 0.2 s"
+                            + " \\(the host's bound on a batch\\); the adapter may be hung");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("long before the soak's duration").isLessThan(LIMIT);
         }
     }
 

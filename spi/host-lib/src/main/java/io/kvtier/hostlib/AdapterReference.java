@@ -96,6 +96,11 @@ public final class AdapterReference {
         return options;
     }
 
+    /** The documented key {@code unknown} is most likely a typo of, if any. */
+    Optional<String> closestKey(String unknown) {
+        return Spelling.closest(unknown, knownKeys);
+    }
+
     /** Keys of {@code declared} that are neither an option nor a documented pass-through. */
     List<String> unknownKeys(Set<String> declared) {
         return declared.stream().filter(key -> !knownKeys.contains(key)).sorted().toList();

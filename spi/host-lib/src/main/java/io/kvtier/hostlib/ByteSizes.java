@@ -4,6 +4,7 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -16,7 +17,27 @@ final class ByteSizes {
     private static final BigDecimal LARGEST = BigDecimal.valueOf(Long.MAX_VALUE);
     static final String LARGEST_SIZE = "the largest size is " + Long.MAX_VALUE + " bytes (8 EiB - 1)";
 
+    private static final String[] UNITS = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+
     private ByteSizes() {}
+
+    /**
+     * {@code bytes} in the largest binary unit it fills at least once: exact when it is a whole
+     * number of that unit ({@code 8 KiB}), else to three significant digits ({@code 1.86 PiB},
+     * {@code 954 GiB}).
+     */
+    static String readable(long bytes) {
+        int unit = 0;
+        while (unit < UNITS.length - 1 && bytes >>> (10 * (unit + 1)) > 0) {
+            unit++;
+        }
+        if (bytes < 0 || bytes % (1L << (10 * unit)) == 0) {
+            return (bytes >> (10 * unit)) + " " + UNITS[unit];
+        }
+        double value = bytes / Math.pow(1024, unit);
+        String format = value < 10 ? "%.2f %s" : value < 100 ? "%.1f %s" : "%.0f %s";
+        return String.format(Locale.ROOT, format, value, UNITS[unit]);
+    }
 
     /** @throws IllegalArgumentException with a message quoting {@code written} */
     static long parse(String written) {

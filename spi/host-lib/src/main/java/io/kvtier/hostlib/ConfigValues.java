@@ -12,6 +12,11 @@ public final class ConfigValues {
         return Json.render(value);
     }
 
+    /** {@code bytes} for a message: {@code 8 KiB}, {@code 954 GiB}, {@code 1.86 PiB}. */
+    public static String readableBytes(long bytes) {
+        return ByteSizes.readable(bytes);
+    }
+
     /**
      * A byte size: a non-negative integer, or a string such as {@code 64 MiB} or {@code 1g}, exactly
      * as written (see {@link ByteSizes}).

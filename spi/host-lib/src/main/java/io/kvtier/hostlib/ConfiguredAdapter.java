@@ -31,7 +31,7 @@ public final class ConfiguredAdapter<C> {
                                           Optional<AdapterReference> reference) {
         DeclaredSettings settings = reference.map(declaration.settings()::withDefaults).orElse(declaration.settings());
         List<String> warnings = reference.map(r -> unknownKeyWarnings(declaration, r)).orElse(List.of());
-        try {
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(provider.getClass().getClassLoader())) {
             return new ConfiguredAdapter<>(declaration, provider, provider.parseConfig(settings), warnings);
         } catch (ConfigurationException e) {
             throw locatedAtTheDeclaration(declaration, e);
@@ -60,6 +60,7 @@ public final class ConfiguredAdapter<C> {
         return reference.unknownKeys(settings.declaredKeys()).stream()
                 .map(key -> settings.locate(List.of(key)) + " ('" + declaration.type() + "'): unknown key '" + key
                         + "': neither an option of " + declaration.type() + " nor a documented pass-through"
+                        + reference.closestKey(key).map(known -> "; did you mean '" + known + "'?").orElse("")
                         + " (see: kvtier adapters " + declaration.type() + ")")
                 .toList();
     }
@@ -89,12 +90,17 @@ public final class ConfiguredAdapter<C> {
         return warnings;
     }
 
+    /** The plugin's class loader: the one its provider was loaded by. */
+    public ClassLoader classLoader() {
+        return provider.getClass().getClassLoader();
+    }
+
     public C config() {
         return config;
     }
 
     public Map<String, Object> describe() {
-        try {
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(classLoader())) {
             return provider.describe(config);
         } catch (LinkageError e) {
             throw incomplete(declaration, provider, e);
@@ -113,10 +119,12 @@ public final class ConfiguredAdapter<C> {
 
     /**
      * @throws ConfigurationException when the provider rejects the configuration in this context
-     * @throws IllegalStateException  when the provider fails with an IllegalArgumentException of another kind, or an Error
+     * @throws IllegalStateException  when the provider fails with an IllegalArgumentException of another kind, or an Error;
+     *                                or when the instance cannot start (its master is down, say), naming the instance
+     *                                and where it is declared, with the provider's exception as the cause
      */
     public L2Adapter create(AdapterContext context) {
-        try {
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(classLoader())) {
             return provider.create(config, context);
         } catch (ConfigurationException e) {
             throw locatedAtTheDeclaration(declaration, e);
@@ -126,6 +134,9 @@ public final class ConfiguredAdapter<C> {
             throw incomplete(declaration, provider, e);
         } catch (Error e) {
             throw providerFailure(declaration, "creating an instance of", e);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(declaration.source() + " ('" + declaration.type() + "'): instance '"
+                    + declaration.name() + "' could not be created: " + (e.getMessage() == null ? e : e.getMessage()), e);
         }
     }
 }

@@ -88,6 +88,11 @@ public final class Declarations {
             throw new DeclarationException(Origins.where(list.origin()),
                     "'" + ADAPTERS_PATH + "' must be a list, got " + Json.typeName(list.unwrapped()));
         }
+        if (config.getList(ADAPTERS_PATH).isEmpty()) {
+            // A host run over no instance would pass every check while testing nothing.
+            throw new DeclarationException(Origins.where(list.origin()),
+                    "'" + ADAPTERS_PATH + "' is empty: declare at least one adapter");
+        }
         List<Entry> entries = new ArrayList<>();
         for (ConfigValue item : config.getList(ADAPTERS_PATH)) {
             String source = Origins.where(item.origin());
@@ -188,6 +193,20 @@ public final class Declarations {
             declarations.add(AdapterDeclaration.of(name, typeName, entry));
         }
         return declarations;
+    }
+
+    /**
+     * The declarations of {@code files} (HOCON, in order), then of {@code jsonFlags} (one JSON object
+     * each), named and parsed by their providers in {@code registry}. Each one's {@link
+     * ConfiguredAdapter#warnings()} are for the host to show.
+     */
+    public static List<ConfiguredAdapter<?>> load(L2AdapterRegistry registry, List<Path> files, List<String> jsonFlags) {
+        List<Entry> entries = new ArrayList<>();
+        for (Path file : files) {
+            entries.addAll(fromHoconFile(file));
+        }
+        entries.addAll(fromJsonFlags(jsonFlags));
+        return configure(registry, resolve(entries));
     }
 
     /** Parses every declaration with its provider. */

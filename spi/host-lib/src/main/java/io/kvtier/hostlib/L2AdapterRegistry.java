@@ -3,6 +3,7 @@ package io.kvtier.hostlib;
 import io.kvtier.spi.ConfigurationException;
 import io.kvtier.spi.L2AdapterProvider;
 import io.kvtier.spi.SpiVersion;
+import java.nio.file.Path;
 import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,13 +37,26 @@ public final class L2AdapterRegistry {
     public static L2AdapterRegistry load(List<ClassLoader> loaders) {
         L2AdapterRegistry registry = new L2AdapterRegistry();
         for (ClassLoader loader : loaders) {
-            registry.scan(loader);
+            // A provider's constructor and static initialisers are plugin code as well.
+            try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(loader)) {
+                registry.scan(loader);
+            }
         }
         return registry;
     }
 
     public static L2AdapterRegistry load(ClassLoader loader) {
         return load(List.of(loader));
+    }
+
+    /**
+     * The adapter types {@code host} sees, plus those of the isolated plugins in the directories
+     * under {@code pluginsDir} ({@link PluginDirectories}); a missing {@code pluginsDir} adds none.
+     */
+    public static L2AdapterRegistry load(ClassLoader host, Path pluginsDir) {
+        List<ClassLoader> loaders = new ArrayList<>(List.of(host));
+        loaders.addAll(PluginDirectories.classLoaders(pluginsDir, host));
+        return load(loaders);
     }
 
     private void scan(ClassLoader loader) {
@@ -101,12 +115,13 @@ public final class L2AdapterRegistry {
 
     /**
      * Registers a discovered provider, or records in one line why it is refused. A provider is
-     * plugin code: whatever it throws is its own failure and must not hide the other providers.
+     * plugin code: whatever it throws is its own failure and must not hide the other providers;
+     * it runs with its own class loader as the thread's context class loader.
      */
     private void admit(L2AdapterProvider<?> provider) {
         String type;
         Optional<AdapterReference> reference;
-        try {
+        try (ThreadContextClassLoader ignored = new ThreadContextClassLoader(provider.getClass().getClassLoader())) {
             type = provider.type();
             if (type == null || type.isEmpty()) {
                 loadFailures.add(where(provider) + ": type() returned " + (type == null ? "null" : "\"\"")

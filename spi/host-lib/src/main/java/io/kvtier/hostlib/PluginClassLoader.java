@@ -1,7 +1,9 @@
 package io.kvtier.hostlib;
 
+import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.util.Enumeration;
 import java.util.List;
 
 /**
@@ -9,11 +11,15 @@ import java.util.List;
  * the contract ({@code io.kvtier.spi}) and the metrics registry it hands to plugins
  * ({@code com.codahale.metrics}). Everything else a plugin uses it must bundle, and its copies
  * never meet the host's or another plugin's, so two plugins may bundle conflicting versions of one
- * library.
+ * library. Resources are routed as classes are (as in Trino's {@code PluginClassLoader}): those
+ * under a shared package come from the host alone, so that a plugin jar's stray copy of the
+ * contract cannot be read in place of the host's; all others from the plugin's jars and the JDK.
  */
 final class PluginClassLoader extends URLClassLoader {
     /** The packages a plugin shares with the host. */
     static final List<String> HOST_PACKAGES = List.of("io.kvtier.spi.", "com.codahale.metrics.");
+    /** Their resource paths: {@code io/kvtier/spi/}, ... */
+    private static final List<String> HOST_RESOURCES = HOST_PACKAGES.stream().map(p -> p.replace('.', '/')).toList();
 
     private final ClassLoader host;
 
@@ -30,5 +36,19 @@ final class PluginClassLoader extends URLClassLoader {
             }
         }
         return super.loadClass(name, resolve);
+    }
+
+    @Override
+    public URL getResource(String name) {
+        return isHostResource(name) ? host.getResource(name) : super.getResource(name);
+    }
+
+    @Override
+    public Enumeration<URL> getResources(String name) throws IOException {
+        return isHostResource(name) ? host.getResources(name) : super.getResources(name);
+    }
+
+    private static boolean isHostResource(String name) {
+        return HOST_RESOURCES.stream().anyMatch(name::startsWith);
     }
 }

@@ -139,6 +139,9 @@ class DeclarationsTest {
                 .hasMessage(file + ":2: '{' is never closed");
         Files.writeString(file, "kvtier.l2.adapters = [\n  42\n]\n");
         assertThatThrownBy(() -> Declarations.fromHoconFile(file)).hasMessage(file + ":2: expected an object, got number");
+        Files.writeString(file, "# nothing yet\nkvtier.l2.adapters = []\n");
+        assertThatThrownBy(() -> Declarations.fromHoconFile(file)).isInstanceOf(DeclarationException.class)
+                .hasMessage(file + ":2: 'kvtier.l2.adapters' is empty: declare at least one adapter");
         Files.writeString(file, "kvtier { }\n");
         assertThatThrownBy(() -> Declarations.fromHoconFile(file)).hasMessage(file + ": missing list 'kvtier.l2.adapters'");
         assertThatThrownBy(() -> Declarations.fromHoconFile(dir.resolve("nope.conf"))).hasMessageEndingWith("nope.conf: no such file");
@@ -181,6 +184,13 @@ class DeclarationsTest {
                 Declarations.fromHoconString("kvtier.l2.adapters = [ {\n  type = echo\n  forwarded = x\n  sise = 5\n} ]",
                         "typo.conf")));
         assertThat(configured.get(0).warnings()).containsExactly("typo.conf:4 ('echo'): unknown key 'sise': "
+                + "neither an option of echo nor a documented pass-through; did you mean 'size'? (see: kvtier adapters echo)");
+    }
+
+    @Test
+    void anUnknownKeyFarFromEveryDocumentedKeyGetsNoSuggestion() {
+        List<ConfiguredAdapter<?>> configured = Declarations.configure(registry, fromFlags("{\"type\":\"echo\",\"zzz\":1}"));
+        assertThat(configured.get(0).warnings()).containsExactly("--l2-adapter #1, column 16 ('echo'): unknown key 'zzz': "
                 + "neither an option of echo nor a documented pass-through (see: kvtier adapters echo)");
     }
 

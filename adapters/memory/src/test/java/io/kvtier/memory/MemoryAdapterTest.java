@@ -1,11 +1,11 @@
-package io.kvtier.host.memory;
+package io.kvtier.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.codahale.metrics.MetricRegistry;
-import io.kvtier.host.L1Arena;
 import io.kvtier.hostlib.DeclaredSettings;
+import io.kvtier.hostlib.L1Arena;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.ConfigurationException;
 import io.kvtier.spi.BatchResult;

@@ -1,4 +1,4 @@
-package io.kvtier.host.memory;
+package io.kvtier.memory;
 
 import com.google.auto.service.AutoService;
 import io.kvtier.spi.AdapterContext;

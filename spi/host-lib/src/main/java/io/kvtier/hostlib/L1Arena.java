@@ -1,4 +1,4 @@
-package io.kvtier.host;
+package io.kvtier.hostlib;
 
 import com.kenai.jffi.MemoryIO;
 import io.kvtier.spi.L1MemoryDesc;
@@ -42,7 +42,7 @@ public final class L1Arena implements AutoCloseable {
         }
         long allocation = IO.allocateMemory(size + alignment, false);
         if (allocation == 0) {
-            throw new IllegalStateException("cannot allocate an L1 arena of " + size + " bytes");
+            throw new IllegalStateException("cannot allocate an L1 arena of " + ConfigValues.readableBytes(size));
         }
         long base = (allocation + alignment - 1) & -alignment;
         if (eager) {
@@ -72,8 +72,9 @@ public final class L1Arena implements AutoCloseable {
         }
         long offset = placement(align(next), length);
         if (offset < 0 || offset + length > size) {
-            throw new IllegalStateException("L1 arena of " + size + " bytes is full (" + next + " used, "
-                    + length + " requested); raise --l1-size");
+            throw new IllegalStateException("L1 arena of " + ConfigValues.readableBytes(size) + " is full ("
+                    + ConfigValues.readableBytes(next) + " used, " + ConfigValues.readableBytes(length)
+                    + " requested); raise --l1-size");
         }
         next = offset + length;
         return new L1Slice(base + offset, IO.newDirectByteBuffer(base + offset, length));

@@ -1,4 +1,4 @@
-package io.kvtier.host.memory;
+package io.kvtier.memory;
 
 import com.kenai.jffi.MemoryIO;
 import java.util.ArrayDeque;

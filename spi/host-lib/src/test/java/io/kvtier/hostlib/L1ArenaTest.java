@@ -1,4 +1,4 @@
-package io.kvtier.host;
+package io.kvtier.hostlib;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
