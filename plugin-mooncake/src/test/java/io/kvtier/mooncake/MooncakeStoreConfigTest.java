@@ -19,6 +19,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** LMCache's config tests 1–15 (the numbers below), plus kvtier's stricter checks: unknown lanes, misspellings, eviction. */
 class MooncakeStoreConfigTest {
+    private static final BatchBounds BOUNDS = new BatchBounds(Duration.ofSeconds(5), Duration.ofSeconds(1), 32);
+
 
     private static Map<String, Object> body(Object... kv) {
         Map<String, Object> body = new LinkedHashMap<>();
@@ -183,14 +185,16 @@ class MooncakeStoreConfigTest {
     void constructorCopiesSetupConfig() {
         Map<String, String> setup = new HashMap<>(Map.of("local_hostname", "a"));
         Map<Lane, Integer> lanes = new HashMap<>(Map.of(Lane.LOAD, 2));
-        MooncakeStoreConfig config = new MooncakeStoreConfig(setup, 4, lanes, ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5), false);
+        MooncakeStoreConfig config = new MooncakeStoreConfig(setup, 4, lanes, ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5), false,
+                BOUNDS);
         setup.put("local_hostname", "b");
         setup.put("extra", "x");
         lanes.put(Lane.STORE, 3);
         assertThat(config.setupConfig()).containsExactly(Map.entry("local_hostname", "a"));
         assertThat(config.perOpWorkers()).containsExactly(Map.entry(Lane.LOAD, 2));
         assertThatThrownBy(() -> config.setupConfig().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
-        assertThat(new MooncakeStoreConfig(Map.of(), 1, Map.of(), ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5), false)
+        assertThat(new MooncakeStoreConfig(Map.of(), 1, Map.of(), ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5), false,
+                BOUNDS)
                 .perOpWorkers()).isEmpty();
 
         Map<String, Object> body = body("local_hostname", "a");
