@@ -34,7 +34,7 @@ typedef struct kvt_client kvt_client;
 /* The version of this ABI. It changes whenever a function's signature or meaning changes. The
  * Java binding binds kvt_abi_version alone first and refuses a library of another version
  * before binding anything else: a call through a stale signature would crash the JVM. */
-#define KVT_ABI_VERSION 2
+#define KVT_ABI_VERSION 3
 
 /* Returns KVT_ABI_VERSION as this library was built. */
 int32_t kvt_abi_version(void);
@@ -48,17 +48,22 @@ const char *kvt_last_error(void);
  * return 0. Call it before the first kvt_create to catch setup's lines too. */
 int32_t kvt_log_to_file(const char *path);
 
-/* RealClient::create() + setup_internal(ConfigDict{keys[i] -> values[i]}), with every RPC
- * of this client to its master bounded by rpc_timeout_ms (> 0), connecting included.
+/* RealClient::create() + setup_internal(ConfigDict{keys[i] -> values[i]}); then every later
+ * RPC of this client to its master is bounded by rpc_timeout_ms (> 0). The environment is never
+ * changed, so setup's own first request to the master is bounded by Mooncake's default (30 s) or
+ * by MC_RPC_TIMEOUT_MS / MC_RPC_CONNECT_TIMEOUT_MS as the process was started with.
+ * A storage node with a read of this client running for longer than suspect_after_ms (> 0),
+ * or whose read failed with a transfer error, becomes suspect (see kvt_load, kvt_nodes).
  * Returns NULL on failure; kvt_last_error() says why. */
 kvt_client *kvt_create(const char *const *keys, const char *const *values, int32_t n,
-                       int32_t rpc_timeout_ms);
+                       int32_t rpc_timeout_ms, int32_t suspect_after_ms);
 
 /* Tears the client down (tearDownAll) and frees it. NULL is ignored. */
 void kvt_destroy(kvt_client *client);
 
-/* Mooncake's globalConfig().max_mr_size, read after setup. 0 means "no limit". */
-uint64_t kvt_max_mr_size(kvt_client *client);
+/* Writes Mooncake's globalConfig().max_mr_size, read after setup, to *out (0 means "no limit")
+ * and returns 0; returns -22 for a null client or out, leaving *out alone. */
+int32_t kvt_max_mr_size(kvt_client *client, uint64_t *out);
 
 /* 0 on success, negative on failure. */
 int32_t kvt_register_buffer(kvt_client *client, uint64_t addr, uint64_t len);
@@ -76,9 +81,30 @@ int32_t kvt_store(kvt_client *client, const char *const *keys, const int32_t *ke
                   const int64_t *addrs, const int64_t *sizes, int32_t n,
                   int32_t replica_num, int32_t nof_replica_num, int64_t *results);
 
-/* batch_get_into. results[i]: bytes read (>= 0) or negative Mooncake error code. */
+/* Reads each key from one of its memory replicas: BatchQuery, then BatchGet from the first replica
+ * whose node is not suspect; a key whose transfer fails moves on to its next replica that is not
+ * suspect within this call. A key whose replicas are all on suspect nodes is not transferred:
+ * its result is KVT_ON_SUSPECT_NODES. Keys with replicas outside memory (disk, NoF) go through
+ * batch_get_into unchanged. results[i]: bytes read (>= 0) or negative error code. */
 int32_t kvt_load(kvt_client *client, const char *const *keys, const int32_t *key_lens,
                  const int64_t *addrs, const int64_t *sizes, int32_t n, int64_t *results);
+
+/* A key's result when every replica of it is on a suspect node: transient, like TRANSFER_FAIL. */
+#define KVT_ON_SUSPECT_NODES (-9100)
+
+/* The storage nodes (transfer endpoints, "host:port") this client has read from, one line each:
+ * "<endpoint> <0|1 suspect> <ms since it became suspect, or 0>\n". Writes at most cap - 1 bytes
+ * and a NUL to buf (when cap > 0) and returns the length of the whole text, so a caller whose
+ * cap was too small calls again with more; negative on failure. Marks nodes stuck past
+ * suspect_after_ms first. */
+int32_t kvt_nodes(kvt_client *client, char *buf, int32_t cap);
+
+/* Probes one suspect node by reading, into memory of its own, the last key this client read
+ * from it. Returns 1 when the node answered (it is no longer suspect), also when the master no
+ * longer lists a replica of that key there (nothing routes to the node through it); 0 when it
+ * is still suspect, also when the master did not answer; negative on failure. Blocks for as long
+ * as the read does. */
+int32_t kvt_probe_node(kvt_client *client, const char *endpoint);
 
 /* batchIsExist. results[i]: 1 exists, 0 missing, negative error code. */
 int32_t kvt_lookup(kvt_client *client, const char *const *keys, const int32_t *key_lens,

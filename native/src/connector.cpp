@@ -7,13 +7,16 @@
 // against the in-memory test double (libkvtier_mooncake_testdouble.so, -DKVTIER_TESTDOUBLE).
 #include "kvtier_mooncake.h"
 
+#include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
+#include <future>
+#include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <pthread.h>
 #include <stdexcept>
 #include <string>
@@ -23,13 +26,6 @@
 #include "mooncake_api.h"
 
 #define KVT_EXPORT extern "C" __attribute__((visibility("default")))
-
-struct kvt_client {
-    std::shared_ptr<mooncake::RealClient> client;
-    // globalConfig().max_mr_size read once right after setup (as LMCache does): the L1
-    // block size must not change under registrations made with it.
-    uint64_t max_mr_size = 0;
-};
 
 namespace {
 
@@ -65,11 +61,6 @@ int32_t guarded(const char *fn, Body &&body) noexcept {
         try { g_last_error = std::string(fn) + ": unknown exception"; } catch (...) {}
         return kFailed;
     }
-}
-
-mooncake::RealClient &require_client(kvt_client *c) {
-    if (c == nullptr || !c->client) bad_argument("client is null");
-    return *c->client;
 }
 
 // Validates the common batch arguments; returns false when n == 0 (nothing to do).
@@ -144,29 +135,144 @@ std::shared_ptr<mooncake::RealClient> create_keeping_sigmask() {
     return client;
 }
 
-// Mooncake reads its RPC deadlines from the environment once, when a client connects to its
-// master. Clients are created one at a time with this instance's deadline in place, and the
-// process's own values are put back afterwards.
+// Every client is created alone: Mooncake's process-wide state (its global config, its
+// transfer engine's first setup) is not made for concurrent setups.
 std::mutex g_create_mutex;
 
-class ScopedEnv {
+int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// Mooncake's codes for a transfer that did not complete: the node it went to may be silent.
+bool transfer_failed(int64_t code) {
+    return code == static_cast<int64_t>(mooncake::ErrorCode::TRANSFER_FAIL);
+}
+
+// The storage nodes this client reads from, and which of them are suspect: a node is suspect
+// once one of its reads failed to transfer or has been running for longer than suspect_after,
+// and until a probe read from it succeeds. Reads skip suspect nodes.
+class NodeTable {
   public:
-    ScopedEnv(const char *name, const std::string &value) : name_(name) {
-        if (const char *old = std::getenv(name)) old_ = old;
-        setenv(name, value.c_str(), 1);
+    explicit NodeTable(int64_t suspect_after_ms) : suspect_after_ms_(suspect_after_ms) {}
+
+    // Registers one running transfer to `nodes`; end() it when it returns.
+    uint64_t begin(const std::vector<std::string> &nodes) {
+        std::lock_guard<std::mutex> lock(mu_);
+        const uint64_t id = next_id_++;
+        running_.emplace(id, Running{now_ms(), nodes});
+        return id;
     }
-    ~ScopedEnv() {
-        if (old_) setenv(name_, old_->c_str(), 1);
-        else unsetenv(name_);
+
+    void end(uint64_t id) {
+        std::lock_guard<std::mutex> lock(mu_);
+        running_.erase(id);
     }
-    ScopedEnv(const ScopedEnv &) = delete;
-    ScopedEnv &operator=(const ScopedEnv &) = delete;
+
+    // Marks the nodes with a transfer stuck past suspect_after.
+    void sweep() {
+        std::lock_guard<std::mutex> lock(mu_);
+        const int64_t now = now_ms();
+        for (const auto &[id, run] : running_)
+            if (now - run.start_ms > suspect_after_ms_)
+                for (const auto &node : run.nodes) mark_locked(node, now);
+    }
+
+    bool suspect(const std::string &node) {
+        std::lock_guard<std::mutex> lock(mu_);
+        auto it = nodes_.find(node);
+        return it != nodes_.end() && it->second.suspect_since_ms != 0;
+    }
+
+    void mark(const std::string &node) {
+        std::lock_guard<std::mutex> lock(mu_);
+        mark_locked(node, now_ms());
+    }
+
+    void clear(const std::string &node) {
+        std::lock_guard<std::mutex> lock(mu_);
+        nodes_[node].suspect_since_ms = 0;
+    }
+
+    // Remembers a key read from `node`, for a later probe of it.
+    void remember(const std::string &node, const std::string &key) {
+        std::lock_guard<std::mutex> lock(mu_);
+        nodes_[node].probe_key = key;
+    }
+
+    std::string probe_key(const std::string &node) {
+        std::lock_guard<std::mutex> lock(mu_);
+        auto it = nodes_.find(node);
+        return it == nodes_.end() ? std::string() : it->second.probe_key;
+    }
+
+    // While some node is suspect: the others, each once, starting one further on every call so
+    // that the first preference does not take every first replica. Empty while none is suspect.
+    std::vector<std::string> healthy_while_some_suspect() {
+        std::lock_guard<std::mutex> lock(mu_);
+        std::vector<std::string> healthy;
+        bool some_suspect = false;
+        for (const auto &[name, node] : nodes_) {
+            if (node.suspect_since_ms != 0) some_suspect = true;
+            else healthy.push_back(name);
+        }
+        if (!some_suspect || healthy.empty()) return {};
+        std::rotate(healthy.begin(), healthy.begin() + (rotation_++ % healthy.size()), healthy.end());
+        return healthy;
+    }
+
+    std::string describe() {
+        std::lock_guard<std::mutex> lock(mu_);
+        const int64_t now = now_ms();
+        std::string out;
+        for (const auto &[name, node] : nodes_) {
+            const bool suspect = node.suspect_since_ms != 0;
+            out += name + (suspect ? " 1 " : " 0 ") +
+                   std::to_string(suspect ? now - node.suspect_since_ms : 0) + "\n";
+        }
+        return out;
+    }
 
   private:
-    const char *name_;
-    std::optional<std::string> old_;
+    struct Node {
+        int64_t suspect_since_ms = 0;  // 0: not suspect
+        std::string probe_key;
+    };
+    struct Running {
+        int64_t start_ms;
+        std::vector<std::string> nodes;
+    };
+
+    void mark_locked(const std::string &node, int64_t now) {
+        auto &entry = nodes_[node];
+        if (entry.suspect_since_ms == 0) entry.suspect_since_ms = std::max<int64_t>(now, 1);
+    }
+
+    const int64_t suspect_after_ms_;
+    std::mutex mu_;
+    std::map<std::string, Node> nodes_;
+    std::unordered_map<uint64_t, Running> running_;
+    uint64_t next_id_ = 1;
+    size_t rotation_ = 0;
 };
 
+}  // namespace
+
+struct kvt_client {
+    explicit kvt_client(int64_t suspect_after_ms) : nodes(suspect_after_ms) {}
+    std::shared_ptr<mooncake::RealClient> client;
+    // globalConfig().max_mr_size read once right after setup (as LMCache does): the L1
+    // block size must not change under registrations made with it.
+    uint64_t max_mr_size = 0;
+    NodeTable nodes;
+};
+
+namespace {
+mooncake::RealClient &require_client(kvt_client *c) {
+    if (c == nullptr || !c->client) bad_argument("client is null");
+    return *c->client;
+}
 }  // namespace
 
 KVT_EXPORT int32_t kvt_abi_version(void) { return KVT_ABI_VERSION; }
@@ -183,12 +289,15 @@ KVT_EXPORT int32_t kvt_log_to_file(const char *path) {
 }
 
 KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *values,
-                                  int32_t n, int32_t rpc_timeout_ms) {
+                                  int32_t n, int32_t rpc_timeout_ms,
+                                  int32_t suspect_after_ms) {
     kvt_client *out = nullptr;
     guarded("kvt_create", [&]() -> int32_t {
         if (n < 0) bad_argument("n must be >= 0, got " + std::to_string(n));
         if (rpc_timeout_ms <= 0)
             bad_argument("rpc_timeout_ms must be > 0, got " + std::to_string(rpc_timeout_ms));
+        if (suspect_after_ms <= 0)
+            bad_argument("suspect_after_ms must be > 0, got " + std::to_string(suspect_after_ms));
         if (n > 0 && (keys == nullptr || values == nullptr))
             bad_argument("config keys or values is null");
         mooncake::ConfigDict config;
@@ -203,10 +312,7 @@ KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *va
         if (!missing.empty()) throw KvtError(kFailed, "kvtier_mooncake: " + missing);
 
         std::lock_guard<std::mutex> creating(g_create_mutex);
-        const std::string timeout = std::to_string(rpc_timeout_ms);
-        ScopedEnv request_timeout("MC_RPC_TIMEOUT_MS", timeout);
-        ScopedEnv connect_timeout("MC_RPC_CONNECT_TIMEOUT_MS", timeout);
-        auto handle = std::make_unique<kvt_client>();
+        auto handle = std::make_unique<kvt_client>(suspect_after_ms);
         handle->client = create_keeping_sigmask();
         if (!handle->client) throw KvtError(kFailed, "Failed to create mooncake RealClient");
 
@@ -220,6 +326,8 @@ KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *va
             if (!detail.empty()) msg += ": " + detail;
             throw KvtError(kFailed, msg);  // the RealClient destructor cleans up
         }
+        kvt_shim::set_master_rpc_timeout(*handle->client,
+                                         std::chrono::milliseconds(rpc_timeout_ms));
         handle->max_mr_size = mooncake::globalConfig().max_mr_size;
         out = handle.release();
         return 0;
@@ -240,14 +348,13 @@ KVT_EXPORT void kvt_destroy(kvt_client *client) {
     });
 }
 
-KVT_EXPORT uint64_t kvt_max_mr_size(kvt_client *client) {
-    uint64_t out = 0;
-    guarded("kvt_max_mr_size", [&]() -> int32_t {
+KVT_EXPORT int32_t kvt_max_mr_size(kvt_client *client, uint64_t *out) {
+    return guarded("kvt_max_mr_size", [&]() -> int32_t {
         require_client(client);
-        out = client->max_mr_size;
+        if (out == nullptr) bad_argument("max_mr_size: out is null");
+        *out = client->max_mr_size;
         return 0;
     });
-    return out;
 }
 
 KVT_EXPORT int32_t kvt_register_buffer(kvt_client *client, uint64_t addr, uint64_t len) {
@@ -303,6 +410,13 @@ KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
         mooncake::ReplicateConfig config;  // Mooncake's defaults unless overridden
         if (replica_num >= 0) config.replica_num = static_cast<size_t>(replica_num);
         if (nof_replica_num >= 0) set_nof_replica_num(config, nof_replica_num);
+        // The master places replicas; it tries preferred segments first. A segment is named by
+        // its client's local_hostname, which the transfer endpoint shows with or without its port.
+        for (const auto &node : client->nodes.healthy_while_some_suspect()) {
+            config.preferred_segments.push_back(node);
+            if (const auto colon = node.rfind(':'); colon != std::string::npos)
+                config.preferred_segments.push_back(node.substr(0, colon));
+        }
 
         auto got = c.batch_put_from(ks, bufs, lens, config);
         check_count("batch_put_from", got, n);
@@ -310,6 +424,98 @@ KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
         return 0;
     });
 }
+
+namespace {
+
+// The first replica of `key`, from `from` on, whose node is not suspect; npos when none is.
+size_t next_replica(NodeTable &nodes, const kvt_shim::Locations::Key &key, size_t from) {
+    for (size_t r = from; r < key.nodes.size(); ++r)
+        if (!nodes.suspect(key.nodes[r])) return r;
+    return std::string::npos;
+}
+
+// One transfer from one node: keys which[j] of the located batch, each from its replica choice[j]
+// (all on `node`), into bufs[which[j]]. Registered in the node table while it runs, so that a
+// stuck transfer makes exactly its node suspect.
+std::vector<int64_t> read_group(kvt_client &c, const std::vector<std::string> &ks,
+                                const kvt_shim::Locations &where, const std::string &node,
+                                const std::vector<size_t> &which, const std::vector<size_t> &choice,
+                                const std::vector<void *> &bufs) {
+    std::vector<void *> group_bufs;
+    for (size_t i : which) group_bufs.push_back(bufs[i]);
+    c.nodes.remember(node, ks[which[0]]);
+    const uint64_t running = c.nodes.begin({node});
+    std::vector<int64_t> got;
+    try {
+        got = kvt_shim::read_from(*c.client, ks, where, which, choice, group_bufs);
+    } catch (...) {
+        c.nodes.end(running);
+        throw;
+    }
+    c.nodes.end(running);
+    check_count("BatchGet", got, static_cast<int32_t>(which.size()));
+    return got;
+}
+
+// Reads the located keys in `pending` (positions in the batch), each from its replica in
+// `choice`, round after round: one transfer per node, all at once, and a key whose transfer failed
+// marks its node suspect and moves on to its next replica that is not suspect. Writes results[i]
+// for every pending key.
+void read_with_failover(kvt_client &c, const std::vector<std::string> &ks,
+                        const kvt_shim::Locations &where, std::vector<size_t> pending,
+                        std::vector<size_t> choice, const std::vector<void *> &bufs,
+                        int64_t *results) {
+    while (!pending.empty()) {
+        struct Group {
+            std::vector<size_t> which, choice;
+            std::vector<int64_t> got;
+        };
+        std::map<std::string, Group> groups;
+        for (size_t j = 0; j < pending.size(); ++j) {
+            auto &group = groups[where.keys[pending[j]].nodes[choice[j]]];
+            group.which.push_back(pending[j]);
+            group.choice.push_back(choice[j]);
+        }
+        // Every node but the first on a thread of its own: a silent node then holds up only its keys'
+        // transfer, and the time it takes is its own.
+        std::vector<std::pair<Group *, std::future<std::vector<int64_t>>>> others;
+        for (auto it = std::next(groups.begin()); it != groups.end(); ++it) {
+            Group *group = &it->second;
+            const std::string *node = &it->first;
+            others.emplace_back(group, std::async(std::launch::async, [&, group, node] {
+                return read_group(c, ks, where, *node, group->which, group->choice, bufs);
+            }));
+        }
+        auto &first = *groups.begin();
+        first.second.got = read_group(c, ks, where, first.first, first.second.which,
+                                      first.second.choice, bufs);
+        for (auto &[group, future] : others) group->got = future.get();
+
+        std::vector<size_t> again, again_choice;
+        for (const auto &[node, group] : groups) {
+            for (size_t j = 0; j < group.which.size(); ++j) {
+                const size_t i = group.which[j];
+                const auto &key = where.keys[i];
+                if (group.got[j] == 0) {
+                    results[i] = static_cast<int64_t>(key.size);
+                    continue;
+                }
+                results[i] = group.got[j];
+                if (!transfer_failed(group.got[j])) continue;
+                c.nodes.mark(node);
+                const size_t next = next_replica(c.nodes, key, group.choice[j] + 1);
+                if (next != std::string::npos) {
+                    again.push_back(i);
+                    again_choice.push_back(next);
+                }
+            }
+        }
+        pending = std::move(again);
+        choice = std::move(again_choice);
+    }
+}
+
+}  // namespace
 
 KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
                             const int32_t *key_lens, const int64_t *addrs,
@@ -321,10 +527,94 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
         std::vector<void *> bufs;
         std::vector<size_t> lens;
         to_buffers(addrs, sizes, n, bufs, lens);
-        auto got = c.batch_get_into(ks, bufs, lens);
-        check_count("batch_get_into", got, n);
-        copy_results(got, results);
+
+        client->nodes.sweep();
+        const auto where = kvt_shim::locate(c, ks);
+        check_count("BatchQuery", where.keys, n);
+        std::vector<size_t> pending, choice, elsewhere;
+        for (int32_t i = 0; i < n; ++i) {
+            const auto &key = where.keys[i];
+            if (key.error < 0) {
+                results[i] = key.error;
+            } else if (key.elsewhere) {
+                elsewhere.push_back(i);
+            } else if (lens[i] < key.size) {
+                results[i] = static_cast<int64_t>(mooncake::ErrorCode::INVALID_PARAMS);
+            } else if (const size_t r = next_replica(client->nodes, key, 0); r != std::string::npos) {
+                pending.push_back(i);
+                choice.push_back(r);
+            } else {
+                results[i] = KVT_ON_SUSPECT_NODES;
+            }
+        }
+        read_with_failover(*client, ks, where, std::move(pending), std::move(choice), bufs, results);
+
+        if (!elsewhere.empty()) {
+            std::vector<std::string> eks;
+            std::vector<void *> ebufs;
+            std::vector<size_t> elens;
+            for (size_t i : elsewhere) {
+                eks.push_back(ks[i]);
+                ebufs.push_back(bufs[i]);
+                elens.push_back(lens[i]);
+            }
+            auto got = c.batch_get_into(eks, ebufs, elens);
+            check_count("batch_get_into", got, static_cast<int32_t>(elsewhere.size()));
+            for (size_t j = 0; j < elsewhere.size(); ++j) results[elsewhere[j]] = got[j];
+        }
         return 0;
+    });
+}
+
+KVT_EXPORT int32_t kvt_nodes(kvt_client *client, char *buf, int32_t cap) {
+    return guarded("kvt_nodes", [&]() -> int32_t {
+        require_client(client);
+        if (cap < 0 || (cap > 0 && buf == nullptr)) bad_argument("nodes: bad buffer");
+        client->nodes.sweep();
+        const std::string text = client->nodes.describe();
+        if (cap > 0) {
+            const size_t copied = std::min(text.size(), static_cast<size_t>(cap) - 1);
+            std::copy_n(text.data(), copied, buf);
+            buf[copied] = '\0';
+        }
+        return static_cast<int32_t>(text.size());
+    });
+}
+
+KVT_EXPORT int32_t kvt_probe_node(kvt_client *client, const char *endpoint) {
+    return guarded("kvt_probe_node", [&]() -> int32_t {
+        auto &c = require_client(client);
+        if (endpoint == nullptr) bad_argument("probe_node: endpoint is null");
+        const std::string node(endpoint);
+        const std::string key = client->nodes.probe_key(node);
+        if (key.empty()) bad_argument("probe_node: no key was read from " + node);
+        const auto where = kvt_shim::locate(c, {key});
+        check_count("BatchQuery", where.keys, 1);
+        const auto &located = where.keys[0];
+        const auto r = std::find(located.nodes.begin(), located.nodes.end(), node);
+        const bool gone = located.error == static_cast<int64_t>(mooncake::ErrorCode::OBJECT_NOT_FOUND) ||
+                          (located.error == 0 && r == located.nodes.end());
+        if (gone) {
+            client->nodes.clear(node);  // the master lists no replica of it there any more
+            return 1;
+        }
+        if (located.error < 0) return 0;  // no answer about it (the master may be away): still suspect
+        std::vector<char> scratch(located.size);
+        const uint64_t running = client->nodes.begin({node});
+        std::vector<int64_t> got;
+        try {
+            got = kvt_shim::read_from(c, {key}, where, {0},
+                                      {static_cast<size_t>(r - located.nodes.begin())},
+                                      {scratch.data()});
+        } catch (...) {
+            client->nodes.end(running);
+            throw;
+        }
+        client->nodes.end(running);
+        check_count("BatchGet", got, 1);
+        if (got[0] != 0) return 0;
+        client->nodes.clear(node);
+        return 1;
     });
 }
 

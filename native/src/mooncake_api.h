@@ -6,8 +6,11 @@
 // lives here, so connector.cpp itself is byte-for-byte the same in both libraries.
 #pragma once
 
+#include <chrono>
 #include <cstdlib>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #ifdef KVTIER_TESTDOUBLE
 #include "mooncake_testdouble.h"
@@ -17,7 +20,10 @@
 #include "config.h"       // mooncake-transfer-engine: mooncake::globalConfig()
 #include "real_client.h"  // mooncake-store: mooncake::RealClient, ReplicateConfig
 #include "types.h"        // mooncake-store: ErrorCode, toString, ConfigDict
-
+#include "client_buffer.h"  // mooncake-store: allocateSlices, calculate_total_size
+#include "client_service.h" // mooncake-store: Client, QueryResult
+#include "master_client.h"  // mooncake-store: MasterClient
+#include "rpc_client_io_context.h"  // mooncake-common: RpcClientPool
 #include "lazy_library.h"
 #endif
 
@@ -67,6 +73,156 @@ inline int64_t ask_master(mooncake::RealClient &client) {
     const auto got = client.batchIsExist({"kvtier-health-probe"});
     if (got.size() != 1) return -1;
     return got[0] < 0 ? got[0] : 0;
+#endif
+}
+
+// Where each key of a batch lives, from one BatchQuery, kept for the transfers that follow.
+struct Locations {
+    struct Key {
+        int64_t error = 0;               // < 0: the query's error code; the key is not read
+        uint64_t size = 0;               // the object's size
+        std::vector<std::string> nodes;  // the endpoint of each complete memory replica
+        bool elsewhere = false;          // replicas outside memory only: batch_get_into reads it
+#ifndef KVTIER_TESTDOUBLE
+        std::vector<size_t> replica;     // nodes[r] is query_results[...].replicas[replica[r]]
+#endif
+    };
+    std::vector<Key> keys;
+#ifndef KVTIER_TESTDOUBLE
+    std::vector<tl::expected<mooncake::QueryResult, mooncake::ErrorCode>> raw;
+#endif
+};
+
+inline Locations locate(mooncake::RealClient &client, const std::vector<std::string> &keys) {
+    Locations out;
+    out.keys.resize(keys.size());
+#ifdef KVTIER_TESTDOUBLE
+    auto got = client.testdouble_locate(keys);
+    out.keys.resize(got.size());  // a wrong count fails the batch (the connector checks it)
+    for (size_t i = 0; i < got.size(); ++i) {
+        auto &key = out.keys[i];
+        key.error = got[i].error;
+        key.size = got[i].size;
+        key.nodes = std::move(got[i].nodes);
+        key.elsewhere = key.error == 0 && key.nodes.empty();
+    }
+#else
+    out.raw = client.client_->BatchQuery(keys);
+    out.keys.resize(out.raw.size());  // a wrong count fails the batch (the connector checks it)
+    for (size_t i = 0; i < out.raw.size(); ++i) {
+        auto &key = out.keys[i];
+        if (!out.raw[i]) {
+            key.error = static_cast<int64_t>(out.raw[i].error());
+            continue;
+        }
+        const auto &replicas = out.raw[i]->replicas;
+        for (size_t r = 0; r < replicas.size(); ++r) {
+            if (!replicas[r].is_memory_replica()) continue;
+            if (replicas[r].status != mooncake::ReplicaStatus::COMPLETE) continue;
+            if (key.nodes.empty()) key.size = mooncake::calculate_total_size(replicas[r]);
+            key.nodes.push_back(
+                replicas[r].get_memory_descriptor().buffer_descriptor.transport_endpoint_);
+            key.replica.push_back(r);
+        }
+        key.elsewhere = key.nodes.empty();
+    }
+#endif
+    return out;
+}
+
+// One transfer: key which[j] of the located batch from its replica choice[j] (an index into its
+// nodes) into buffers[j]. Per j: 0, or a negative error code.
+inline std::vector<int64_t> read_from(mooncake::RealClient &client,
+                                      const std::vector<std::string> &keys,
+                                      const Locations &where, const std::vector<size_t> &which,
+                                      const std::vector<size_t> &choice,
+                                      const std::vector<void *> &buffers) {
+#ifdef KVTIER_TESTDOUBLE
+    std::vector<std::string> ks, nodes;
+    for (size_t j = 0; j < which.size(); ++j) {
+        ks.push_back(keys[which[j]]);
+        nodes.push_back(where.keys[which[j]].nodes[choice[j]]);
+    }
+    return client.testdouble_read_from(ks, nodes, buffers);
+#else
+    std::vector<std::string> ks;
+    std::vector<mooncake::QueryResult> queries;
+    std::unordered_map<std::string, std::vector<mooncake::Slice>> slices;
+    for (size_t j = 0; j < which.size(); ++j) {
+        const size_t i = which[j];
+        const auto &query = *where.raw[i];
+        const auto &replica = query.replicas[where.keys[i].replica[choice[j]]];
+        std::vector<mooncake::Slice> key_slices;
+        mooncake::allocateSlices(key_slices, replica, buffers[j]);
+        ks.push_back(keys[i]);
+        // Only the chosen replica, so that BatchGet cannot pick another one.
+        queries.emplace_back(std::vector<mooncake::Replica::Descriptor>{replica},
+                             query.lease_timeout, query.object_checksum);
+        slices[keys[i]] = std::move(key_slices);
+    }
+    auto got = client.client_->BatchGet(ks, queries, slices);
+    std::vector<int64_t> out(got.size());
+    for (size_t j = 0; j < got.size(); ++j)
+        out[j] = got[j] ? 0 : static_cast<int64_t>(got[j].error());
+    return out;
+#endif
+}
+
+#ifndef KVTIER_TESTDOUBLE
+// Mooncake reads its master RPC deadlines only from the environment, when a MasterClient is
+// built. Rather than change the environment of a running, multithreaded process, the pool
+// configuration is set here through pointers to the private members (an explicit template
+// instantiation may name them); the pinned headers are checked at compile time.
+template <class Tag, typename Tag::type Member>
+struct Expose {
+    friend typename Tag::type member(Tag) { return Member; }
+};
+struct ClientMaster {
+    using type = mooncake::MasterClient mooncake::Client::*;
+    friend type member(ClientMaster);
+};
+struct MasterPool {
+    using type = mooncake::RpcClientPool mooncake::MasterClient::*;
+    friend type member(MasterPool);
+};
+struct PoolConfig {
+    using type = mooncake::RpcClientPool::PoolConfig mooncake::RpcClientPool::*;
+    friend type member(PoolConfig);
+};
+struct PoolAddress {
+    using type = std::string mooncake::RpcClientPool::*;
+    friend type member(PoolAddress);
+};
+struct PoolMutex {
+    using type = std::shared_mutex mooncake::RpcClientPool::*;
+    friend type member(PoolMutex);
+};
+template struct Expose<ClientMaster, &mooncake::Client::master_client_>;
+template struct Expose<MasterPool, &mooncake::MasterClient::client_accessor_>;
+template struct Expose<PoolConfig, &mooncake::RpcClientPool::config_>;
+template struct Expose<PoolAddress, &mooncake::RpcClientPool::address_>;
+template struct Expose<PoolMutex, &mooncake::RpcClientPool::mutex_>;
+#endif
+
+// Bounds every later RPC of this client to its master by `timeout`: the connection pool is
+// rebuilt with that deadline for connecting and for each request; calls in flight keep the old
+// pool until they return.
+inline void set_master_rpc_timeout(mooncake::RealClient &client, std::chrono::milliseconds timeout) {
+#ifdef KVTIER_TESTDOUBLE
+    (void)client;
+    (void)timeout;
+#else
+    auto &pool = ((*client.client_).*member(ClientMaster{})).*member(MasterPool{});
+    std::string address;
+    {
+        std::lock_guard<std::shared_mutex> lock(pool.*member(PoolMutex{}));
+        auto &config = pool.*member(PoolConfig{});
+        config.client_config.connect_timeout_duration = timeout;
+        config.client_config.request_timeout_duration = timeout;
+        address = pool.*member(PoolAddress{});
+        (pool.*member(PoolAddress{})).clear();  // so that the next call builds a new pool
+    }
+    if (!address.empty()) pool.GetOrCreateClientPool(address);
 #endif
 }
 

@@ -25,6 +25,15 @@
 //   testdouble_master_down_while=<path>   while a file exists at <path>, the master is
 //                                         "down": health_check says unreachable and every
 //                                         key of every batch gets RPC_FAIL (-900).
+//   testdouble_nodes=<n1,n2,...>          the storage nodes (names stand for transfer
+//                                         endpoints). The k-th key stored in a store (counting
+//                                         every stored key, in batch order) gets replica_num
+//                                         replicas: on the existing preferred_segments first,
+//                                         then on nodes k, k+1, ... (mod the node count).
+//   testdouble_silent_nodes_file=<path>   while the file at <path> lists a node (comma or
+//                                         newline separated), every transfer to or from that
+//                                         node hangs, as on a silently partitioned host; it
+//                                         then completes normally once the node is unlisted.
 #include "mooncake_testdouble.h"
 
 #include <algorithm>
@@ -33,6 +42,8 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 namespace mooncake {
@@ -42,6 +53,8 @@ namespace testdouble {
 struct ObjectStore {
     std::mutex mu;
     std::unordered_map<std::string, std::vector<char>> objects;
+    std::unordered_map<std::string, std::vector<std::string>> replicas;  // key -> its nodes
+    uint64_t placed = 0;  // keys stored so far, for placement
 };
 
 namespace {
@@ -178,6 +191,11 @@ ExpectedVoid RealClient::setup_internal(const ConfigDict &config) {
             for (auto &k : split_csv(value)) fail_once_keys_.insert(k);
         } else if (key == "testdouble_master_down_while") {
             master_down_while_ = value;
+        } else if (key == "testdouble_nodes") {
+            nodes_ = split_csv(value);
+            if (nodes_.empty()) return bad("a list of node names");
+        } else if (key == "testdouble_silent_nodes_file") {
+            silent_nodes_file_ = value;
         } else if (key.rfind("testdouble_delay_ms_", 0) == 0) {
             int op = op_index(key.substr(std::strlen("testdouble_delay_ms_")));
             if (op < 0) return fail(ErrorCode::INVALID_PARAMS, "unknown test knob " + key);
@@ -252,11 +270,32 @@ std::vector<int> RealClient::batch_put_from(const std::vector<std::string> &keys
                         (config.replica_num == 0 && config.nof_replica_num == 0)))
             rc = kInvalid;  // what Mooncake's master answers for these
         if (rc == 0) {
+            std::vector<std::string> placed;
+            {
+                std::lock_guard<std::mutex> lock(store_->mu);
+                if (!nodes_.empty() && store_->objects.count(keys[i]) == 0) {
+                    const uint64_t first = store_->placed++;
+                    const size_t n = std::min(config.replica_num, nodes_.size());
+                    // Like Mooncake's allocator: preferred segments that exist first, then the rest.
+                    for (const auto &want : config.preferred_segments)
+                        if (placed.size() < n &&
+                            std::find(nodes_.begin(), nodes_.end(), want) != nodes_.end() &&
+                            std::find(placed.begin(), placed.end(), want) == placed.end())
+                            placed.push_back(want);
+                    for (size_t r = 0; placed.size() < n && r < nodes_.size(); ++r) {
+                        const auto &node = nodes_[(first + r) % nodes_.size()];
+                        if (std::find(placed.begin(), placed.end(), node) == placed.end())
+                            placed.push_back(node);
+                    }
+                }
+            }
+            for (const auto &node : placed) wait_while_silent(node);
             const char *p = static_cast<const char *>(buffers[i]);
             std::lock_guard<std::mutex> lock(store_->mu);
             // An existing key is left untouched and reported as success, as Mooncake
             // maps OBJECT_ALREADY_EXISTS to 0.
-            store_->objects.try_emplace(keys[i], p, p + sizes[i]);
+            if (store_->objects.try_emplace(keys[i], p, p + sizes[i]).second && !placed.empty())
+                store_->replicas[keys[i]] = std::move(placed);
         }
         out[i] = rc;
     }
@@ -313,10 +352,68 @@ std::vector<int> RealClient::batchRemove(const std::vector<std::string> &keys, b
         if (rc == 0) {
             std::lock_guard<std::mutex> lock(store_->mu);
             rc = store_->objects.erase(keys[i]) == 1 ? 0 : kNotFound;
+            store_->replicas.erase(keys[i]);
         }
         out[i] = rc;
     }
     return out;
+}
+
+std::vector<Location> RealClient::testdouble_locate(const std::vector<std::string> &keys) {
+    if (fail_batch_[kGet]) return std::vector<Location>(keys.size() + 1, Location{kInternal, 0, {}});
+    std::vector<Location> out(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) {
+        out[i].error = key_precheck(keys[i]);
+        if (out[i].error != 0) continue;
+        std::lock_guard<std::mutex> lock(store_->mu);
+        auto it = store_->objects.find(keys[i]);
+        if (it == store_->objects.end()) {
+            out[i].error = kNotFound;
+            continue;
+        }
+        out[i].size = it->second.size();
+        auto where = store_->replicas.find(keys[i]);
+        if (where != store_->replicas.end()) out[i].nodes = where->second;
+    }
+    return out;
+}
+
+std::vector<int64_t> RealClient::testdouble_read_from(const std::vector<std::string> &keys,
+                                                      const std::vector<std::string> &nodes,
+                                                      const std::vector<void *> &buffers) {
+    if (batch_prologue(kGet)) return std::vector<int64_t>(keys.size() + 1, kInternal);
+    std::vector<int64_t> out(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) {
+        wait_while_silent(nodes[i]);
+        std::lock_guard<std::mutex> lock(store_->mu);
+        auto it = store_->objects.find(keys[i]);
+        auto where = store_->replicas.find(keys[i]);
+        if (it == store_->objects.end() || where == store_->replicas.end() ||
+            std::find(where->second.begin(), where->second.end(), nodes[i]) == where->second.end()) {
+            out[i] = kNotFound;  // gone since the query, as a Mooncake replica can be
+            continue;
+        }
+        std::memcpy(buffers[i], it->second.data(), it->second.size());
+        out[i] = 0;
+    }
+    return out;
+}
+
+bool RealClient::silent(const std::string &node) const {
+    if (silent_nodes_file_.empty()) return false;
+    std::ifstream in(silent_nodes_file_);
+    if (!in) return false;
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string listed = text.str();
+    std::replace(listed.begin(), listed.end(), '\n', ',');
+    for (const auto &name : split_csv(listed))
+        if (name == node) return true;
+    return false;
+}
+
+void RealClient::wait_while_silent(const std::string &node) const {
+    while (silent(node)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
 }
 
 int RealClient::health_check() {

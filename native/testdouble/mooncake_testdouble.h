@@ -47,6 +47,7 @@ using ConfigDict = std::unordered_map<std::string, std::string>;
 struct ReplicateConfig {
     size_t replica_num{1};
     size_t nof_replica_num{0};
+    std::vector<std::string> preferred_segments{};  // tried first, in order
 };
 
 // Subset of mooncake-transfer-engine/include/config.h GlobalConfig (default 1 TiB).
@@ -81,6 +82,13 @@ class ExpectedVoid {
 };
 
 enum Op { kPut = 0, kGet, kExists, kRemove, kOpCount };
+
+// Where an object lives: what Mooncake's BatchQuery tells about its memory replicas.
+struct Location {
+    int64_t error = 0;               // < 0: the query's error code
+    uint64_t size = 0;
+    std::vector<std::string> nodes;  // one transfer endpoint per replica
+};
 }  // namespace testdouble
 
 class RealClient {
@@ -109,6 +117,15 @@ class RealClient {
     // Not in Mooncake: why the last setup_internal failed (Mooncake only logs it).
     std::string testdouble_setup_error() const;
 
+    // Mooncake's Client::BatchQuery and Client::BatchGet(keys, query_results, slices), reduced
+    // to what the connector reads: the nodes of each key's replicas, and a read of key i from
+    // nodes[i] into buffers[i] (0 or a negative code per key). Without testdouble_nodes no
+    // object has a node, and the connector reads through batch_get_into.
+    std::vector<testdouble::Location> testdouble_locate(const std::vector<std::string> &keys);
+    std::vector<int64_t> testdouble_read_from(const std::vector<std::string> &keys,
+                                              const std::vector<std::string> &nodes,
+                                              const std::vector<void *> &buffers);
+
    private:
     RealClient() = default;
 
@@ -118,6 +135,9 @@ class RealClient {
     // Per-key precheck: 0 when the op may proceed, else the per-key error code.
     int key_precheck(const std::string &key) const;
     bool master_down() const;
+    // Blocks while `node` is listed in the testdouble_silent_nodes_file.
+    void wait_while_silent(const std::string &node) const;
+    bool silent(const std::string &node) const;
 
     mutable std::mutex mu_;  // guards the fields below except where noted
     bool set_up_ = false;
@@ -132,6 +152,8 @@ class RealClient {
     int64_t delay_ms_[testdouble::kOpCount] = {};
     std::map<uintptr_t, size_t> registered_;
     std::string master_down_while_;  // written only during setup
+    std::vector<std::string> nodes_;  // written only during setup
+    std::string silent_nodes_file_;   // written only during setup
     mutable std::unordered_set<std::string> fail_once_keys_;
 };
 

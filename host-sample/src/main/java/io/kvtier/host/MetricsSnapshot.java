@@ -4,6 +4,7 @@ import com.codahale.metrics.Counting;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.Metric;
 import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -18,6 +19,10 @@ public final class MetricsSnapshot {
                 String name = entry.getKey().substring(prefix.length() + 1);
                 if (entry.getValue() instanceof Counting counting) {
                     values.put(name, counting.getCount());
+                    if (entry.getValue() instanceof Timer timer) {
+                        // The longest batch of the reservoir's recent past (Dropwizard's decaying sample).
+                        values.put(name + ".max_ms", timer.getSnapshot().getMax() / 1_000_000.0);
+                    }
                 } else if (entry.getValue() instanceof Gauge<?> gauge) {
                     values.put(name, gauge.getValue());
                 }

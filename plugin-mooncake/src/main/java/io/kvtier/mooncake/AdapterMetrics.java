@@ -20,9 +20,12 @@ import java.util.function.BooleanSupplier;
  *   <li>meters {@code bytes_stored}, {@code bytes_loaded}: bytes of keys that succeeded;</li>
  *   <li>counters {@code hits} / {@code misses} (lookup outcomes) and {@code errors} (every key
  *       that ended in ERROR, and every key of a failed batch, for any op) and {@code retries}
- *       (keys a lookup or load asked for again after a transient code);</li>
- *   <li>gauges {@code lane.<pool>.queue_depth}, {@code l1.registered_bytes} and {@code healthy}
- *       (1 while the master answers the health probe, else 0).</li>
+ *       (keys a lookup or load asked for again after a transient code) and {@code timeouts}
+ *       (batches completed by batch_timeout_ms);</li>
+ *   <li>gauges {@code lane.<pool>.queue_depth}, {@code lane.abandoned_calls} (native calls running
+ *       on given-up lane threads), {@code l1.registered_bytes} and {@code healthy}
+ *       (1 while the master answers the health probe, else 0); {@code node.<host_port>.suspect}
+ *       comes from {@link SuspectNodes}.</li>
  * </ul>
  */
 final class AdapterMetrics implements AutoCloseable {
@@ -36,6 +39,7 @@ final class AdapterMetrics implements AutoCloseable {
     final Counter misses;
     final Counter errors;
     final Counter retries;
+    final Counter timeouts;
 
     private final AdapterContext context;
     private final MetricRegistry registry;
@@ -54,6 +58,7 @@ final class AdapterMetrics implements AutoCloseable {
         misses = registry.counter(context.metricName("misses"));
         errors = registry.counter(context.metricName("errors"));
         retries = registry.counter(context.metricName("retries"));
+        timeouts = registry.counter(context.metricName("timeouts"));
     }
 
     /**
@@ -67,6 +72,7 @@ final class AdapterMetrics implements AutoCloseable {
             for (String pool : lanes.poolNames()) {
                 gauge(context.metricName("lane", pool, "queue_depth"), () -> lanes.queueDepth(pool));
             }
+            gauge(context.metricName("lane", "abandoned_calls"), lanes::abandonedCalls);
             gauge(context.metricName("l1", "registered_bytes"), registration::registeredBytes);
             gauge(context.metricName("healthy"), () -> healthy.getAsBoolean() ? 1 : 0);
         } catch (IllegalArgumentException e) {

@@ -80,6 +80,11 @@ final class CheckedBuffers {
         Reference.reachabilityFence(slices);
     }
 
+    /** Whether the key at position {@code i} of the batch was rejected (and never goes to native code). */
+    boolean rejected(int i) {
+        return rejections[i] != null;
+    }
+
     /** Marks every rejected key as an error in {@code outcome}. */
     void reportRejections(BatchOutcome outcome) {
         for (int i = 0; i < rejections.length; i++) {

@@ -12,17 +12,22 @@ final class ClientRelease {
     private final WorkerLanes lanes;
     private final CallerThreadCalls callerThreadCalls;
     private final MasterHealth health;
+    private final SuspectNodes suspectNodes;
     private final L1Registration registration;
     private final MooncakeClient client;
     private final Duration drain;
     private final Duration probeStop;
+    private final Duration nodeProbeStop;
 
     @Inject
     ClientRelease(WorkerLanes lanes, CallerThreadCalls callerThreadCalls, MasterHealth health,
-                  L1Registration registration, MooncakeClient client, Timings timings, MooncakeStoreConfig config) {
+                  SuspectNodes suspectNodes, L1Registration registration, MooncakeClient client, Timings timings,
+                  MooncakeStoreConfig config) {
         this.lanes = lanes;
         this.callerThreadCalls = callerThreadCalls;
         this.health = health;
+        this.suspectNodes = suspectNodes;
+        this.nodeProbeStop = config.bounds().batchTimeout();
         this.registration = registration;
         this.client = client;
         this.drain = timings.drain();
@@ -35,15 +40,26 @@ final class ClientRelease {
 
     /** @return whether the client was freed; false when a native call or the probe is still running */
     boolean run() {
-        // Both always run: a probe that kept going after close() would call listeners on a leaked client.
+        // All three always run: a probe that kept going after close() would call listeners on a leaked client.
         boolean callsReturned = awaitNativeCalls();
         boolean probeReturned = stopHealth();
-        if (!callsReturned || !probeReturned) {
+        boolean nodeProbeReturned = stopSuspectNodes();
+        if (!callsReturned || !probeReturned || !nodeProbeReturned) {
             return false;
         }
         registration.close();
         client.close();
         return true;
+    }
+
+    /** Whether the node probe has returned from the native client, so that it may be freed. */
+    private boolean stopSuspectNodes() {
+        try {
+            return suspectNodes.stop(nodeProbeStop);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** Whether the health probe has returned from the native client, so that it may be freed. */

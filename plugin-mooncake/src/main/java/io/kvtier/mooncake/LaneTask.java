@@ -1,23 +1,34 @@
 package io.kvtier.mooncake;
 
 import io.kvtier.spi.BatchResult;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * One submitted batch: the work one lane thread runs (one native batch call) and the future the
- * caller holds. When the adapter closed while the work ran, the result is replaced by the
- * "closed" error, which is delivered only after the native call returned, so a caller that frees
- * its buffers on failure never frees them under a running transfer.
+ * caller holds. The future completes once, by whichever comes first: the work, its deadline
+ * ({@link #expire}) or close() ({@link #fail}). The work touches the caller's slices only through
+ * this task's {@link SliceGuard}, so none is touched after the future completed. When the adapter
+ * closed while the work ran, the result is replaced by the "closed" error.
  */
-final class LaneTask implements Runnable {
-    private final CompletableFuture<BatchResult> future = new CompletableFuture<>();
-    private final Callable<BatchResult> work;
-    private final Supplier<IllegalStateException> closedError;
+final class LaneTask implements Runnable, SliceGuard {
+    private static final int OPEN = 0;
+    private static final int USING_SLICES = 1;
+    private static final int COMPLETE = 2;
 
-    /** @param closedError null while the adapter is open, else the error to fail with */
-    LaneTask(Callable<BatchResult> work, Supplier<IllegalStateException> closedError) {
+    private final CompletableFuture<BatchResult> future = new CompletableFuture<>();
+    private final AtomicInteger state = new AtomicInteger(OPEN);
+    private final Function<SliceGuard, BatchResult> work;
+    private final Supplier<IllegalStateException> closedError;
+    private volatile Thread runner;
+
+    /**
+     * @param work the batch; returns null when it found the batch already complete
+     * @param closedError null while the adapter is open, else the error to fail with
+     */
+    LaneTask(Function<SliceGuard, BatchResult> work, Supplier<IllegalStateException> closedError) {
         this.work = work;
         this.closedError = closedError;
     }
@@ -26,26 +37,66 @@ final class LaneTask implements Runnable {
         return future;
     }
 
+    /** The thread running the work right now, or null. */
+    Thread runner() {
+        return runner;
+    }
+
     @Override
     public void run() {
         if (future.isDone()) {
             return;
         }
+        runner = Thread.currentThread();
         try {
-            BatchResult result = work.call();
+            BatchResult result = work.apply(this);
             IllegalStateException closed = closedError.get();
             if (closed != null) {
-                future.completeExceptionally(closed);
-            } else {
-                future.complete(result);
+                fail(closed);
+            } else if (result != null) {
+                complete(() -> future.complete(result));
             }
         } catch (Throwable t) {
             IllegalStateException closed = closedError.get();
-            future.completeExceptionally(closed != null ? closed : t);
+            fail(closed != null ? closed : t);
+        } finally {
+            runner = null;
         }
     }
 
+    @Override
+    public boolean enter() {
+        return state.compareAndSet(OPEN, USING_SLICES);
+    }
+
+    @Override
+    public void exit() {
+        state.set(OPEN);
+    }
+
+    /**
+     * Completes the batch with {@code timedOut} unless it is complete already; {@code timedOut}
+     * runs only then, before the caller sees the result.
+     */
+    void expire(Supplier<BatchResult> timedOut) {
+        complete(() -> future.complete(timedOut.get()));
+    }
+
     void fail(Throwable cause) {
-        future.completeExceptionally(cause);
+        complete(() -> future.completeExceptionally(cause));
+    }
+
+    /** Runs {@code completion} if the batch is not complete yet, after any copy in progress has ended. */
+    private boolean complete(Runnable completion) {
+        while (true) {
+            if (state.compareAndSet(OPEN, COMPLETE)) {
+                completion.run();
+                return true;
+            }
+            if (state.get() == COMPLETE) {
+                return false;
+            }
+            Thread.onSpinWait(); // a copy of at most one batch's bytes is in progress
+        }
     }
 }

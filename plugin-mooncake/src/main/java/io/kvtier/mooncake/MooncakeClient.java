@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import jnr.ffi.Pointer;
+import jnr.ffi.byref.LongLongByReference;
 
 /**
  * One native Mooncake client ({@code kvt_client*}) and the typed calls on it; it owns the handle
@@ -19,7 +22,11 @@ import jnr.ffi.Pointer;
 final class MooncakeClient implements AutoCloseable {
     private final MooncakeNative lib;
     private final Pointer handle;
+    private static final ThreadLocal<NodeTableText> NODE_TEXT = ThreadLocal.withInitial(NodeTableText::new);
+
     private final AtomicBoolean destroyed = new AtomicBoolean();
+    /** Node-table calls may come from any thread (status(), the probe); close() waits them out. */
+    private final ReadWriteLock nodeCalls = new ReentrantReadWriteLock();
 
     private MooncakeClient(MooncakeNative lib, Pointer handle) {
         this.lib = lib;
@@ -32,11 +39,13 @@ final class MooncakeClient implements AutoCloseable {
      *
      * @throws IllegalStateException with the connector's message when setup fails
      */
-    static MooncakeClient open(MooncakeNative lib, Map<String, String> setup, Duration rpcTimeout) {
+    static MooncakeClient open(MooncakeNative lib, Map<String, String> setup, Duration rpcTimeout,
+                               Duration suspectAfter) {
         Optional<Path> log = MooncakeLog.redirect(lib, System::getenv);
         String[] keys = setup.keySet().toArray(new String[0]);
         String[] values = setup.values().toArray(new String[0]);
-        Pointer handle = lib.kvt_create(keys, values, keys.length, (int) rpcTimeout.toMillis());
+        Pointer handle = lib.kvt_create(keys, values, keys.length, (int) rpcTimeout.toMillis(),
+                (int) suspectAfter.toMillis());
         if (handle == null || handle.address() == 0) {
             String why = lib.kvt_last_error();
             throw new IllegalStateException("mooncake_store: cannot create the Mooncake client: "
@@ -46,9 +55,63 @@ final class MooncakeClient implements AutoCloseable {
         return new MooncakeClient(lib, handle);
     }
 
-    /** Mooncake's max_mr_size read right after setup; 0 means no limit. */
+    /**
+     * Mooncake's max_mr_size read right after setup; 0 means no limit.
+     *
+     * @throws IllegalStateException with the connector's message when it cannot be read
+     */
     long maxMrSize() {
-        return lib.kvt_max_mr_size(handle);
+        LongLongByReference out = new LongLongByReference();
+        if (lib.kvt_max_mr_size(handle, out) != 0) {
+            throw new IllegalStateException("mooncake_store: cannot read Mooncake's max_mr_size: " + lib.kvt_last_error());
+        }
+        return out.longValue();
+    }
+
+    /**
+     * The storage nodes this client has read from, each with whether it is suspect, from the
+     * connector's node table; empty once the client is destroyed.
+     */
+    Map<String, Boolean> nodes() {
+        nodeCalls.readLock().lock();
+        try {
+            if (destroyed.get()) {
+                return Map.of();
+            }
+            NodeTableText text = NODE_TEXT.get();
+            int length = lib.kvt_nodes(handle, text.pointer(), text.capacity());
+            if (length >= text.capacity()) {
+                text.grow(length + 1);
+                length = lib.kvt_nodes(handle, text.pointer(), text.capacity());
+            }
+            if (length < 0) {
+                throw new IllegalStateException("mooncake_store: cannot read the node table: " + lib.kvt_last_error());
+            }
+            return text.parse(Math.min(length, text.capacity() - 1));
+        } finally {
+            nodeCalls.readLock().unlock();
+        }
+    }
+
+    /**
+     * Reads once more from a suspect node. Blocks as long as that read does.
+     *
+     * @return whether the node answered, and so is no longer suspect
+     */
+    boolean probeNode(String endpoint) {
+        nodeCalls.readLock().lock();
+        try {
+            if (destroyed.get()) {
+                return false;
+            }
+            int rc = lib.kvt_probe_node(handle, endpoint);
+            if (rc < 0) {
+                throw new IllegalStateException("mooncake_store: cannot probe node " + endpoint + ": " + lib.kvt_last_error());
+            }
+            return rc == 1;
+        } finally {
+            nodeCalls.readLock().unlock();
+        }
     }
 
     /** Returns null on success, else the connector's message. */
@@ -125,8 +188,13 @@ final class MooncakeClient implements AutoCloseable {
     /** {@code tearDownAll} and free; runs at most once, later calls do nothing. */
     @Override
     public synchronized void close() {
-        if (destroyed.compareAndSet(false, true)) {
-            lib.kvt_destroy(handle);
+        nodeCalls.writeLock().lock();
+        try {
+            if (destroyed.compareAndSet(false, true)) {
+                lib.kvt_destroy(handle);
+            }
+        } finally {
+            nodeCalls.writeLock().unlock();
         }
     }
 }

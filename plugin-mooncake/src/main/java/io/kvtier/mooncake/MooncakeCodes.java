@@ -20,6 +20,8 @@ final class MooncakeCodes {
     static final long TRANSFER_FAIL = -800;
     static final long RPC_FAIL = -900;
     static final long RPC_TIMEOUT = -901;
+    /** The connector's KVT_ON_SUSPECT_NODES: every replica of the key is on a suspect storage node. */
+    static final long ON_SUSPECT_NODES = -9100;
 
     /** What a code means for the key it was reported for. */
     enum Kind {
@@ -61,7 +63,8 @@ final class MooncakeCodes {
             Map.entry(RPC_FAIL, "RPC_FAIL"),
             Map.entry(RPC_TIMEOUT, "RPC_TIMEOUT"),
             Map.entry(-1012L, "NOT_SUPPORTED"),
-            Map.entry(-1700L, "TENANT_QUOTA_EXCEEDED"));
+            Map.entry(-1700L, "TENANT_QUOTA_EXCEEDED"),
+            Map.entry(ON_SUSPECT_NODES, "ON_SUSPECT_NODES"));
 
     private MooncakeCodes() {}
 
@@ -70,7 +73,7 @@ final class MooncakeCodes {
             return Kind.MISS;
         }
         if (code == RPC_FAIL || code == RPC_TIMEOUT || code == REPLICA_IS_NOT_READY || code == LEASE_EXPIRED
-                || code == TRANSFER_FAIL) {
+                || code == TRANSFER_FAIL || code == ON_SUSPECT_NODES) {
             return Kind.TRANSIENT;
         }
         return Kind.PERMANENT;

@@ -24,7 +24,13 @@ enum MooncakeOption {
     /** Whether a lookup runs on the calling thread. */
     LOOKUP_ON_CALLER_THREAD("lookup_on_caller_thread"),
     /** LMCache's common eviction block. */
-    EVICTION("eviction");
+    EVICTION("eviction"),
+    /** The longest a caller waits on one batch. */
+    BATCH_TIMEOUT_MS("batch_timeout_ms"),
+    /** How long a read runs before its storage node becomes suspect. */
+    SUSPECT_AFTER_MS("suspect_after_ms"),
+    /** Native calls at most left running without a lane thread. */
+    MAX_ABANDONED_CALLS("max_abandoned_calls");
 
     private static final List<String> KEYS = Arrays.stream(values()).map(MooncakeOption::key).toList();
 

@@ -4,11 +4,14 @@ import com.codahale.metrics.Timer;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.ErrorKind;
 import io.kvtier.spi.Health;
+import io.kvtier.spi.KeyError;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterListener;
 import io.kvtier.spi.ObjectKey;
+import io.kvtier.toolkit.BatchOutcome;
 import io.kvtier.toolkit.Batches;
 import io.kvtier.toolkit.KeyLocks;
 import io.kvtier.toolkit.UsageTracker;
@@ -18,10 +21,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -49,6 +52,8 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     private final KeyLocks locks;
     private final NativeBatches batches;
     private final ClientRelease release;
+    private final BatchDeadline deadline;
+    private final SuspectNodes suspectNodes;
     private final Set<LaneTask> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     /** Set before {@link #closed}, so that a reader who sees {@code closed} sees it. */
@@ -59,7 +64,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     MooncakeStoreAdapter(AdapterContext context, MooncakeStoreConfig config, L1Registration registration,
                          WorkerLanes lanes, CallerThreadCalls callerThreadCalls, MasterHealth health,
                          AdapterMetrics metrics, UsageTracker usage, KeyLocks locks, NativeBatches batches,
-                         ClientRelease release) {
+                         ClientRelease release, BatchDeadline deadline, SuspectNodes suspectNodes) {
         this.name = context.instanceName();
         this.config = config;
         this.registration = registration;
@@ -72,6 +77,8 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         this.locks = locks;
         this.batches = batches;
         this.release = release;
+        this.deadline = deadline;
+        this.suspectNodes = suspectNodes;
     }
 
     /**
@@ -82,6 +89,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     MooncakeStoreAdapter start() {
         metrics.registerGauges(lanes, registration, health::healthy);
         health.start(this::healthChanged);
+        suspectNodes.start();
         return this;
     }
 
@@ -95,7 +103,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     public CompletableFuture<BatchResult> store(List<ObjectKey> keys, List<L1Slice> objects) {
         Batches.requireSameSize(keys, objects);
         CheckedBuffers batch = CheckedBuffers.of(objects, bufferCheck);
-        return submit(Lane.STORE, metrics.store, keys, () -> batches.store(keys, batch));
+        return submit(Lane.STORE, metrics.store, keys, batch, guard -> batches.store(keys, batch, guard));
     }
 
     /** On RDMA, the host must keep every object inside one registered block. */
@@ -106,7 +114,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
 
     @Override
     public CompletableFuture<BatchResult> lookupAndLock(List<ObjectKey> keys) {
-        return submit(Lane.LOOKUP, metrics.lookup, keys, () -> batches.lookup(keys));
+        return submit(Lane.LOOKUP, metrics.lookup, keys, null, guard -> batches.lookup(keys));
     }
 
     @Override
@@ -118,19 +126,24 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     public CompletableFuture<BatchResult> load(List<ObjectKey> keys, List<L1Slice> objects) {
         Batches.requireSameSize(keys, objects);
         CheckedBuffers batch = CheckedBuffers.of(objects, bufferCheck);
-        return submit(Lane.LOAD, metrics.load, keys, () -> batches.load(keys, batch));
+        return submit(Lane.LOAD, metrics.load, keys, batch, guard -> batches.load(keys, batch, guard));
     }
 
     @Override
     public CompletableFuture<BatchResult> delete(List<ObjectKey> keys) {
-        return submit(Lane.DELETE, metrics.delete, keys, () -> batches.delete(keys));
+        return submit(Lane.DELETE, metrics.delete, keys, null, guard -> batches.delete(keys));
     }
 
     /**
      * A closed adapter fails at once and an empty batch completes at once; anything else goes to
-     * its lane, or runs right here when lookups run on the caller's thread.
+     * its lane, or runs right here when lookups run on the caller's thread. A batch on a lane gets
+     * its deadline, unless it is an unstaged load or store (RDMA), whose slices Mooncake uses until
+     * the native call returns.
+     *
+     * @param batch the checked buffers of a load or store, else null
      */
-    private CompletableFuture<BatchResult> submit(Lane lane, Timer timer, List<ObjectKey> keys, Callable<BatchResult> work) {
+    private CompletableFuture<BatchResult> submit(Lane lane, Timer timer, List<ObjectKey> keys, CheckedBuffers batch,
+                                                  Function<SliceGuard, BatchResult> work) {
         if (closed) {
             return CompletableFuture.failedFuture(closedError());
         }
@@ -158,6 +171,9 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             callerThreadCalls.run(task, this::closedError);
             return future;
         }
+        if (batch == null || batches.staged()) {
+            deadline.arm(task, () -> expire(lane, task, keys, batch));
+        }
         try {
             lanes.execute(lane, task);
         } catch (RejectedExecutionException e) {
@@ -167,6 +183,38 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         return future;
     }
 
+    /**
+     * At the deadline: completes the batch with a transient error for each key still open, and
+     * gives up the lane thread if it is stuck in the native call, so that the lane keeps serving.
+     */
+    private void expire(Lane lane, LaneTask task, List<ObjectKey> keys, CheckedBuffers batch) {
+        // Before the caller sees the result: its next batch must find the lane serving again.
+        task.expire(() -> {
+            Thread stuck = task.runner();
+            if (stuck != null) {
+                lanes.abandon(lane, stuck);
+            }
+            metrics.timeouts.inc();
+            metrics.errors.inc(keys.size());
+            return timedOut(lane, keys, batch);
+        });
+    }
+
+    private BatchResult timedOut(Lane lane, List<ObjectKey> keys, CheckedBuffers batch) {
+        BatchOutcome outcome = new BatchOutcome(keys.size());
+        if (batch != null) {
+            batch.reportRejections(outcome);
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            if (batch == null || !batch.rejected(i)) {
+                outcome.error(i, KeyError.of(ErrorKind.TRANSIENT, "mooncake_store adapter '" + name + "': the "
+                        + lane.operation() + " of key " + keys.get(i) + " did not complete within batch_timeout_ms = "
+                        + deadline.timeout().toMillis() + " (a storage node or the master may not answer)"));
+            }
+        }
+        return outcome.build(0);
+    }
+
     @Override
     public AdapterUsage usage() {
         return usage.usage();
@@ -174,7 +222,18 @@ public final class MooncakeStoreAdapter implements L2Adapter {
 
     @Override
     public Health health() {
-        return closed ? closedHealth : health.health();
+        if (closed) {
+            return closedHealth;
+        }
+        Health master = health.health();
+        List<String> suspects = suspectNodes.suspects();
+        if (suspects.isEmpty()) {
+            return master;
+        }
+        // Still healthy when the master answers: reads go around a suspect node.
+        Map<String, String> parts = new LinkedHashMap<>(master.unhealthyParts());
+        suspects.forEach(node -> parts.put("node " + node, "suspect: reads skip it until a probe read from it succeeds"));
+        return master.withUnhealthyParts(parts);
     }
 
     @Override
@@ -192,6 +251,9 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         status.put("lanes", lanes.threadCounts());
         status.put("lookup_on_caller_thread", config.lookupOnCallerThread());
         status.put("in_flight", inFlight.size());
+        status.put("batch_timeout_ms", deadline.timeout().toMillis());
+        status.put("abandoned_calls", lanes.abandonedCalls());
+        status.put("suspect_nodes", closed ? List.of() : suspectNodes.suspects());
         status.put("preregister_l1_memory", registration.enabled());
         status.put("registered_bytes", registration.registeredBytes());
         status.put("registration_blocks", registration.blockCount());
@@ -243,6 +305,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             LOG.log(Level.WARNING, "mooncake_store adapter ''{0}'': native calls still running after {1}; "
                     + "leaving the Mooncake client and its L1 registration in place", new Object[] {name, release.drain()});
         }
+        deadline.close();
         metrics.close();
     }
 

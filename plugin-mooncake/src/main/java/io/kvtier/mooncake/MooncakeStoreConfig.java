@@ -23,10 +23,11 @@ public final class MooncakeStoreConfig {
     private final EvictionConfig eviction;
     private final Duration rpcTimeout;
     private final boolean lookupOnCallerThread;
+    private final BatchBounds bounds;
 
     MooncakeStoreConfig(Map<String, String> setupConfig, int numWorkers, Map<Lane, Integer> perOpWorkers,
                         ReplicateConfig replicateConfig, EvictionConfig eviction, Duration rpcTimeout,
-                        boolean lookupOnCallerThread) {
+                        boolean lookupOnCallerThread, BatchBounds bounds) {
         Map<String, String> setup = new LinkedHashMap<>();
         setupConfig.forEach((k, v) -> setup.put(Objects.requireNonNull(k, "setup key"),
                 Objects.requireNonNull(v, () -> "setup value of " + k)));
@@ -39,6 +40,7 @@ public final class MooncakeStoreConfig {
         this.eviction = eviction;
         this.rpcTimeout = Objects.requireNonNull(rpcTimeout, "rpcTimeout");
         this.lookupOnCallerThread = lookupOnCallerThread;
+        this.bounds = Objects.requireNonNull(bounds, "bounds");
     }
 
     /**
@@ -82,6 +84,11 @@ public final class MooncakeStoreConfig {
         return lookupOnCallerThread;
     }
 
+    /** batch_timeout_ms, suspect_after_ms and max_abandoned_calls. */
+    BatchBounds bounds() {
+        return bounds;
+    }
+
     /** The {@code protocol} setup value as written, or empty (Mooncake then uses tcp). */
     public Optional<String> protocol() {
         return Optional.ofNullable(setupConfig.get("protocol"));
@@ -110,6 +117,9 @@ public final class MooncakeStoreConfig {
                 case RPC_TIMEOUT_MS -> rpcTimeout.toMillis();
                 case LOOKUP_ON_CALLER_THREAD -> lookupOnCallerThread;
                 case EVICTION -> eviction == null ? null : eviction.view();
+                case BATCH_TIMEOUT_MS -> bounds.batchTimeout().toMillis();
+                case SUSPECT_AFTER_MS -> bounds.suspectAfter().toMillis();
+                case MAX_ABANDONED_CALLS -> bounds.maxAbandonedCalls();
             };
             view.put(option.viewKey(), shown);
         }

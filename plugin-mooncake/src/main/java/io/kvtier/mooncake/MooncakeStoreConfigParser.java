@@ -1,12 +1,15 @@
 package io.kvtier.mooncake;
 
+import static io.kvtier.mooncake.MooncakeOption.BATCH_TIMEOUT_MS;
 import static io.kvtier.mooncake.MooncakeOption.EVICTION;
 import static io.kvtier.mooncake.MooncakeOption.LOOKUP_ON_CALLER_THREAD;
+import static io.kvtier.mooncake.MooncakeOption.MAX_ABANDONED_CALLS;
 import static io.kvtier.mooncake.MooncakeOption.NOF_REPLICA_NUM;
 import static io.kvtier.mooncake.MooncakeOption.NUM_WORKERS;
 import static io.kvtier.mooncake.MooncakeOption.PER_OP_WORKERS;
 import static io.kvtier.mooncake.MooncakeOption.REPLICA_NUM;
 import static io.kvtier.mooncake.MooncakeOption.RPC_TIMEOUT_MS;
+import static io.kvtier.mooncake.MooncakeOption.SUSPECT_AFTER_MS;
 
 import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.ConfigurationException;
@@ -68,7 +71,7 @@ final class MooncakeStoreConfigParser {
         }
         SetupValueChecks.check(settings, setup);
         return new MooncakeStoreConfig(setup, numWorkers, perOpWorkers, replicate, eviction, rpcTimeout(),
-                lookupOnCallerThread(perOpWorkers));
+                lookupOnCallerThread(perOpWorkers), bounds());
     }
 
     private boolean lookupOnCallerThread(Map<Lane, Integer> perOpWorkers) {
@@ -185,6 +188,24 @@ final class MooncakeStoreConfigParser {
                     + " (milliseconds), got " + Json.render(raw));
         }
         return Duration.ofMillis(((Number) raw).longValue());
+    }
+
+    private BatchBounds bounds() {
+        return new BatchBounds(millis(BATCH_TIMEOUT_MS.key()), millis(SUSPECT_AFTER_MS.key()),
+                (int) integer(MAX_ABANDONED_CALLS.key(), 0, BatchBounds.MAX_ABANDONED_CALLS, ""));
+    }
+
+    private Duration millis(String key) {
+        return Duration.ofMillis(integer(key, 1, BatchBounds.MAX_MILLIS.toMillis(), " (milliseconds)"));
+    }
+
+    private long integer(String key, long min, long max, String unit) {
+        Object raw = settings.get(key);
+        if (!isInteger(raw) || ((Number) raw).longValue() < min || ((Number) raw).longValue() > max) {
+            throw settings.error(key, key + " must be an integer from " + min + " to " + max + unit + ", got "
+                    + Json.render(raw));
+        }
+        return ((Number) raw).longValue();
     }
 
     private int replicaCount(String key) {

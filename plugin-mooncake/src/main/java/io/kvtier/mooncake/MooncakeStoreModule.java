@@ -54,7 +54,8 @@ final class MooncakeStoreModule extends AbstractModule {
     @Provides
     @Singleton
     WorkerLanes lanes() {
-        WorkerLanes lanes = new WorkerLanes(context.instanceName(), config.numWorkers(), config.perOpWorkers());
+        WorkerLanes lanes = new WorkerLanes(context.instanceName(), config.numWorkers(), config.perOpWorkers(),
+                config.bounds().maxAbandonedCalls());
         acquired.add(lanes::shutdown);
         return lanes;
     }
@@ -71,6 +72,19 @@ final class MooncakeStoreModule extends AbstractModule {
     @Singleton
     AdapterMetrics metrics() {
         return acquired.add(new AdapterMetrics(context));
+    }
+
+    @Provides
+    @Singleton
+    BatchDeadline deadline() {
+        return acquired.add(new BatchDeadline(context.instanceName(), config.bounds().batchTimeout()));
+    }
+
+    /** Not started: the adapter starts it once everything else exists. */
+    @Provides
+    @Singleton
+    SuspectNodes suspectNodes() {
+        return new SuspectNodes(context, client::nodes, client::probeNode);
     }
 
     @Provides

@@ -91,7 +91,8 @@ public final class MooncakeStoreProvider implements L2AdapterProvider<MooncakeSt
         beforeCreate.check(config);
         Acquired acquired = new Acquired();
         try {
-            MooncakeClient client = acquired.add(MooncakeClient.open(lib, config.setupConfig(), config.rpcTimeout()));
+            MooncakeClient client = acquired.add(MooncakeClient.open(lib, config.setupConfig(), config.rpcTimeout(),
+                    config.bounds().suspectAfter()));
             L1Registration registration = acquired.add(region
                     .map(r -> L1Registration.register(client, r.address(), r.size()))
                     .orElse(L1Registration.DISABLED));

@@ -3,6 +3,7 @@ package io.kvtier.mooncake;
 import jnr.ffi.Pointer;
 import jnr.ffi.annotations.IgnoreError;
 import jnr.ffi.annotations.In;
+import jnr.ffi.byref.LongLongByReference;
 import jnr.ffi.types.u_int64_t;
 
 /**
@@ -13,7 +14,7 @@ import jnr.ffi.types.u_int64_t;
  */
 final class NativeAbi {
     /** The {@code KVT_ABI_VERSION} of {@code native/include/kvtier_mooncake.h} this binding is written for. */
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     private NativeAbi() {}
 
@@ -42,11 +43,12 @@ final class NativeAbi {
         int kvt_log_to_file(String path);
 
         /** Returns null when create or setup failed. Called once per instance, so String[] is fine here. */
-        Pointer kvt_create(@In String[] keys, @In String[] values, int n, int rpcTimeoutMs);
+        Pointer kvt_create(@In String[] keys, @In String[] values, int n, int rpcTimeoutMs, int suspectAfterMs);
 
         void kvt_destroy(Pointer client);
 
-        @u_int64_t long kvt_max_mr_size(Pointer client);
+        /** 0 with the size in {@code out}, or negative with kvt_last_error() saying why. */
+        int kvt_max_mr_size(Pointer client, LongLongByReference out);
 
         int kvt_register_buffer(Pointer client, @u_int64_t long addr, @u_int64_t long len);
 
@@ -63,5 +65,11 @@ final class NativeAbi {
         int kvt_lookup(Pointer client, Pointer keys, Pointer keyLens, int n, Pointer results);
 
         int kvt_delete(Pointer client, Pointer keys, Pointer keyLens, int n, Pointer results);
+
+        /** The length of the node table's text; writes at most {@code cap - 1} bytes of it and a NUL. */
+        int kvt_nodes(Pointer client, Pointer buf, int cap);
+
+        /** 1 when the node answered (no longer suspect), 0 when still suspect, negative on failure. */
+        int kvt_probe_node(Pointer client, String endpoint);
     }
 }

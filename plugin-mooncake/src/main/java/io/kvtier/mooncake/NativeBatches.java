@@ -19,20 +19,37 @@ final class NativeBatches {
     private final ReplicateConfig replicas;
     private final TransientRetry retry;
     private final NativeResults results;
+    /** Whether loads and stores go through staging memory, so that their deadline may complete them early. */
+    private final boolean staged;
 
     @Inject
-    NativeBatches(MooncakeClient client, MooncakeStoreConfig config, TransientRetry retry, NativeResults results) {
+    NativeBatches(MooncakeClient client, MooncakeStoreConfig config, TransientRetry retry, NativeResults results,
+                  L1Registration registration) {
         this.client = client;
         this.replicas = config.replicateConfig();
         this.retry = retry;
         this.results = results;
+        // RDMA reads and writes the registered L1 itself: staging memory would have to be registered too.
+        this.staged = !registration.enabled();
     }
 
-    BatchResult store(List<ObjectKey> keys, CheckedBuffers batch) {
+    boolean staged() {
+        return staged;
+    }
+
+    /** @return null when the batch completed (its deadline) before its slices were copied */
+    BatchResult store(List<ObjectKey> keys, CheckedBuffers batch, SliceGuard guard) {
         long[] rc = NO_ANSWERS;
         if (batch.nativeCount() > 0) {
             try {
-                rc = client.store(keys, batch.nativeIndices(), batch.addresses(), batch.sizes(), replicas);
+                long[] sources = batch.addresses();
+                if (staged) {
+                    sources = StagingBuffer.forCurrentThread().layout(batch.sizes());
+                    if (!copyBetween(guard, batch.addresses(), sources, batch.sizes(), null)) {
+                        return null; // the deadline came first: the slices are no longer this batch's
+                    }
+                }
+                rc = client.store(keys, batch.nativeIndices(), sources, batch.sizes(), replicas);
             } finally {
                 batch.releaseSlices();
             }
@@ -44,19 +61,47 @@ final class NativeBatches {
         return results.found(keys, retry.apply(client.lookup(keys), again -> client.lookup(pick(keys, again))));
     }
 
-    BatchResult load(List<ObjectKey> keys, CheckedBuffers batch) {
+    /** @return null when the batch completed (its deadline) before its bytes were copied into L1 */
+    BatchResult load(List<ObjectKey> keys, CheckedBuffers batch, SliceGuard guard) {
         long[] rc = NO_ANSWERS;
         if (batch.nativeCount() > 0) {
             try {
                 int[] indices = batch.nativeIndices();
-                rc = retry.apply(client.load(keys, indices, batch.addresses(), batch.sizes()),
-                        again -> client.load(keys, pick(indices, again), pick(batch.addresses(), again),
+                long[] targets = staged ? StagingBuffer.forCurrentThread().layout(batch.sizes()) : batch.addresses();
+                rc = retry.apply(client.load(keys, indices, targets, batch.sizes()),
+                        again -> client.load(keys, pick(indices, again), pick(targets, again),
                                 pick(batch.sizes(), again)));
+                if (staged && !copyBetween(guard, targets, batch.addresses(), batch.sizes(), rc)) {
+                    return null; // the bytes stay in staging memory: the slices are no longer this batch's
+                }
             } finally {
                 batch.releaseSlices();
             }
         }
         return results.loaded(keys, batch, rc);
+    }
+
+    /**
+     * Copies {@code sizes[j]} bytes from {@code from[j]} to {@code to[j]} for every j (every j whose
+     * load read the whole object, when {@code loaded} is given), while the batch's slices are still
+     * its own.
+     *
+     * @return false, copying nothing, when the batch had completed already
+     */
+    private static boolean copyBetween(SliceGuard guard, long[] from, long[] to, long[] sizes, long[] loaded) {
+        if (!guard.enter()) {
+            return false;
+        }
+        try {
+            for (int j = 0; j < sizes.length; j++) {
+                if (loaded == null || loaded[j] == sizes[j]) {
+                    StagingBuffer.copy(from[j], to[j], sizes[j]);
+                }
+            }
+            return true;
+        } finally {
+            guard.exit();
+        }
     }
 
     BatchResult delete(List<ObjectKey> keys) {

@@ -32,7 +32,8 @@ final class TransientRetry {
         int[] positions = new int[rc.length];
         int transients = 0;
         for (int j = 0; j < rc.length; j++) {
-            if (MooncakeCodes.kind(rc[j]) == Kind.TRANSIENT) {
+            // A key on suspect nodes only would fail just as fast again.
+            if (MooncakeCodes.kind(rc[j]) == Kind.TRANSIENT && rc[j] != MooncakeCodes.ON_SUSPECT_NODES) {
                 positions[transients++] = j;
             }
         }

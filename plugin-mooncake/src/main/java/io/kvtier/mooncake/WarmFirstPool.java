@@ -2,8 +2,10 @@ package io.kvtier.mooncake;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -15,18 +17,47 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * same few threads run every batch and stay warm. A thread pool over one shared queue wakes the
  * thread idle the longest instead, so with one batch in flight each native call ran on the
  * coldest of four threads, and lookups were measured 25-45% slower than with a single thread.
+ *
+ * <p>A thread stuck in a native call that outlived its batch can be given up ({@link #abandon}): a
+ * new thread takes its place and its queue, and the old one ends when its call returns. Every
+ * abandoned thread holds one permit of a budget shared by the instance's pools until then.
  */
 final class WarmFirstPool {
+    private final ThreadFactory factory;
+    private final Semaphore abandonBudget;
     private final ThreadPoolExecutor[] threads;
     /** Per thread: tasks given to it and not yet finished. */
     private final AtomicIntegerArray outstanding;
+    /** Per slot: the thread running a task there right now, or null. */
+    private final Thread[] running;
+    /** Given-up threads whose call has not returned yet. */
+    private final List<ThreadPoolExecutor> abandoned = new CopyOnWriteArrayList<>();
 
     WarmFirstPool(int size, ThreadFactory factory) {
+        this(size, factory, new Semaphore(0));
+    }
+
+    /** @param abandonBudget permits for threads given up and still running, shared by an instance's pools */
+    WarmFirstPool(int size, ThreadFactory factory, Semaphore abandonBudget) {
+        this.factory = factory;
+        this.abandonBudget = abandonBudget;
         threads = new ThreadPoolExecutor[size];
         outstanding = new AtomicIntegerArray(size);
+        running = new Thread[size];
         for (int i = 0; i < size; i++) {
-            threads[i] = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), factory);
+            threads[i] = newThread();
         }
+    }
+
+    private ThreadPoolExecutor newThread() {
+        return new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), factory) {
+            @Override
+            protected void terminated() {
+                if (abandoned.remove(this)) {
+                    abandonBudget.release();
+                }
+            }
+        };
     }
 
     int size() {
@@ -34,7 +65,7 @@ final class WarmFirstPool {
     }
 
     /** @throws RejectedExecutionException after {@link #shutdown()} */
-    void execute(Runnable task) {
+    synchronized void execute(Runnable task) {
         int i = pick();
         try {
             threads[i].execute(new Given(i, task));
@@ -79,8 +110,42 @@ final class WarmFirstPool {
         return queued;
     }
 
+    /**
+     * Gives up {@code stuck}, one of this pool's threads, whose native call outlived its batch:
+     * a new thread takes over its slot and the tasks queued there, and {@code stuck} ends once its
+     * call returns. Nothing happens when the budget is spent, after {@link #shutdown()}, or when
+     * {@code stuck} no longer runs a task here.
+     *
+     * @return whether the thread was given up
+     */
+    synchronized boolean abandon(Thread stuck) {
+        for (int i = 0; i < threads.length; i++) {
+            if (running[i] != stuck || threads[i].isShutdown()) {
+                continue;
+            }
+            if (!abandonBudget.tryAcquire()) {
+                return false;
+            }
+            ThreadPoolExecutor old = threads[i];
+            abandoned.add(old); // before shutdown(): its terminated() gives the permit back
+            old.shutdown();
+            List<Runnable> queued = new ArrayList<>();
+            old.getQueue().drainTo(queued);
+            threads[i] = newThread();
+            running[i] = null;
+            queued.forEach(threads[i]::execute);
+            return true;
+        }
+        return false;
+    }
+
+    /** Threads given up whose call has not returned yet. */
+    int abandonedCount() {
+        return abandoned.size();
+    }
+
     /** Stops accepting tasks and returns those that never started, as they were given. */
-    List<Runnable> shutdown() {
+    synchronized List<Runnable> shutdown() {
         List<Runnable> never = new ArrayList<>();
         for (ThreadPoolExecutor thread : threads) {
             thread.shutdown();
@@ -93,7 +158,11 @@ final class WarmFirstPool {
 
     /** Waits until every running task has returned, at most until {@code deadlineNanos} ({@link System#nanoTime()}). */
     boolean awaitTermination(long deadlineNanos) throws InterruptedException {
-        for (ThreadPoolExecutor thread : threads) {
+        List<ThreadPoolExecutor> all = new ArrayList<>(abandoned);
+        synchronized (this) {
+            all.addAll(List.of(threads));
+        }
+        for (ThreadPoolExecutor thread : all) {
             if (!thread.awaitTermination(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                 return false;
             }
@@ -112,9 +181,18 @@ final class WarmFirstPool {
 
         @Override
         public void run() {
+            Thread self = Thread.currentThread();
+            synchronized (WarmFirstPool.this) {
+                running[thread] = self;
+            }
             try {
                 task.run();
             } finally {
+                synchronized (WarmFirstPool.this) {
+                    if (running[thread] == self) {
+                        running[thread] = null;
+                    }
+                }
                 outstanding.decrementAndGet(thread);
             }
         }

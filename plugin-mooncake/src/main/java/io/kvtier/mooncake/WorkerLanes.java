@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -25,8 +26,15 @@ final class WorkerLanes {
 
     private final Map<Lane, WarmFirstPool> byLane = new EnumMap<>(Lane.class);
     private final Map<String, WarmFirstPool> pools = new LinkedHashMap<>();
+    private final Semaphore abandonBudget;
 
     WorkerLanes(String instanceName, int numWorkers, Map<Lane, Integer> perOpWorkers) {
+        this(instanceName, numWorkers, perOpWorkers, 0);
+    }
+
+    /** @param maxAbandoned lane threads at most given up while their native call still runs, over all pools */
+    WorkerLanes(String instanceName, int numWorkers, Map<Lane, Integer> perOpWorkers, int maxAbandoned) {
+        this.abandonBudget = new Semaphore(maxAbandoned);
         WarmFirstPool shared = null;
         for (Lane lane : Lane.values()) {
             Integer dedicated = perOpWorkers.get(lane);
@@ -48,7 +56,7 @@ final class WorkerLanes {
     }
 
     private WarmFirstPool newPool(String instanceName, String poolName, int threads) {
-        return new WarmFirstPool(threads, threadFactory("kvtier-" + instanceName + "-" + poolName + "-"));
+        return new WarmFirstPool(threads, threadFactory("kvtier-" + instanceName + "-" + poolName + "-"), abandonBudget);
     }
 
     private ThreadFactory threadFactory(String prefix) {
@@ -67,6 +75,23 @@ final class WorkerLanes {
     /** @throws RejectedExecutionException after {@link #shutdown()} */
     void execute(Lane lane, Runnable task) {
         byLane.get(lane).execute(task);
+    }
+
+    /**
+     * Gives up {@code stuck}, a thread of {@code lane}'s pool stuck in a native call that outlived
+     * its batch, so that the lane keeps serving; see {@link WarmFirstPool#abandon}.
+     */
+    boolean abandon(Lane lane, Thread stuck) {
+        return byLane.get(lane).abandon(stuck);
+    }
+
+    /** Native calls running on given-up threads, over all pools. */
+    int abandonedCalls() {
+        int calls = 0;
+        for (WarmFirstPool pool : pools.values()) {
+            calls += pool.abandonedCount();
+        }
+        return calls;
     }
 
     /** Thread count per pool: the operations with a lane of their own, plus "shared" when it exists. */

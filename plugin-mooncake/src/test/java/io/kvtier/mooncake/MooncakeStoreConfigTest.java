@@ -19,6 +19,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** LMCache's config tests 1–15 (the numbers below), plus kvtier's stricter checks: unknown lanes, misspellings, eviction. */
 class MooncakeStoreConfigTest {
+    private static final BatchBounds BOUNDS = new BatchBounds(Duration.ofSeconds(5), Duration.ofSeconds(1), 32);
+
 
     private static Map<String, Object> body(Object... kv) {
         Map<String, Object> body = new LinkedHashMap<>();
@@ -183,14 +185,16 @@ class MooncakeStoreConfigTest {
     void constructorCopiesSetupConfig() {
         Map<String, String> setup = new HashMap<>(Map.of("local_hostname", "a"));
         Map<Lane, Integer> lanes = new HashMap<>(Map.of(Lane.LOAD, 2));
-        MooncakeStoreConfig config = new MooncakeStoreConfig(setup, 4, lanes, ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5), false);
+        MooncakeStoreConfig config = new MooncakeStoreConfig(setup, 4, lanes, ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5), false,
+                BOUNDS);
         setup.put("local_hostname", "b");
         setup.put("extra", "x");
         lanes.put(Lane.STORE, 3);
         assertThat(config.setupConfig()).containsExactly(Map.entry("local_hostname", "a"));
         assertThat(config.perOpWorkers()).containsExactly(Map.entry(Lane.LOAD, 2));
         assertThatThrownBy(() -> config.setupConfig().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
-        assertThat(new MooncakeStoreConfig(Map.of(), 1, Map.of(), ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5), false)
+        assertThat(new MooncakeStoreConfig(Map.of(), 1, Map.of(), ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5), false,
+                BOUNDS)
                 .perOpWorkers()).isEmpty();
 
         Map<String, Object> body = body("local_hostname", "a");
@@ -324,7 +328,9 @@ class MooncakeStoreConfigTest {
                 "replica_num", 2, "eviction", Map.of("eviction_policy", "LRU"));
         Map<String, Object> view = provider.describe(config);
         assertThat(view).containsOnlyKeys("num_workers", "per_op_workers", "setup_config", "replicate_config", "eviction",
-                "rpc_timeout_ms", "lookup_on_caller_thread");
+                "rpc_timeout_ms", "lookup_on_caller_thread", "batch_timeout_ms", "suspect_after_ms", "max_abandoned_calls");
+        assertThat(view).containsEntry("batch_timeout_ms", 5000L).containsEntry("suspect_after_ms", 1000L)
+                .containsEntry("max_abandoned_calls", 32);
         assertThat(view.get("lookup_on_caller_thread")).isEqualTo(false);
         assertThat(view.get("rpc_timeout_ms")).isEqualTo(5000L);
         assertThat(view.get("num_workers")).isEqualTo(2);

@@ -8,6 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntSupplier;
 import jnr.ffi.Pointer;
+import jnr.ffi.byref.LongLongByReference;
 
 /** Passes every call to the real binding (the test double) and records what the factory and adapter handed it. */
 final class RecordingNative implements MooncakeNative {
@@ -52,9 +53,9 @@ final class RecordingNative implements MooncakeNative {
     }
 
     @Override
-    public Pointer kvt_create(String[] keys, String[] values, int n, int rpcTimeoutMs) {
+    public Pointer kvt_create(String[] keys, String[] values, int n, int rpcTimeoutMs, int suspectAfterMs) {
         creates.incrementAndGet();
-        return delegate.kvt_create(keys, values, n, rpcTimeoutMs);
+        return delegate.kvt_create(keys, values, n, rpcTimeoutMs, suspectAfterMs);
     }
 
     @Override
@@ -66,8 +67,8 @@ final class RecordingNative implements MooncakeNative {
     }
 
     @Override
-    public long kvt_max_mr_size(Pointer client) {
-        return delegate.kvt_max_mr_size(client);
+    public int kvt_max_mr_size(Pointer client, LongLongByReference out) {
+        return delegate.kvt_max_mr_size(client, out);
     }
 
     @Override
@@ -129,6 +130,16 @@ final class RecordingNative implements MooncakeNative {
     public int kvt_delete(Pointer client, Pointer keys, Pointer keyLens, int n, Pointer results) {
         batchCalls.incrementAndGet();
         return delegate.kvt_delete(client, keys, keyLens, n, results);
+    }
+
+    @Override
+    public int kvt_nodes(Pointer client, Pointer buf, int cap) {
+        return delegate.kvt_nodes(client, buf, cap);
+    }
+
+    @Override
+    public int kvt_probe_node(Pointer client, String endpoint) {
+        return delegate.kvt_probe_node(client, endpoint);
     }
 
     private void record(Pointer addrs, int n) {

@@ -283,7 +283,8 @@ class RoundTripTest {
         BatchResult result = await(adapter.store(keys(0, 3), slices));
         assertThat(result.results()).containsExactly(KeyResult.ERROR, KeyResult.ERROR, KeyResult.OK);
         assertThat(result.firstError()).isEqualTo("Mooncake buffer check failed: null buffer");
-        assertThat(rec[0].batchAddresses).containsExactly(region.address + SIZE);
+        // One key reached native code; on tcp it passes kvtier's staging memory, not the slice.
+        assertThat(rec[0].batchAddresses).hasSize(1);
 
         BatchResult allBad = await(adapter.load(keys(0, 1), List.of(region.slice(0, 0))));
         assertThat(allBad.results()).containsExactly(KeyResult.ERROR);

@@ -54,7 +54,9 @@ class WorkerLanesTest {
                     .collect(Collectors.toMap(Thread::getName, Thread::isDaemon, (a, b) -> a));
             assertThat(threads).containsEntry("kvtier-lanes-shared-1", true).containsEntry("kvtier-lanes-load-1", true)
                     .containsEntry("kvtier-lanes-health-probe", true).containsEntry("kvtier-lanes-health-watch", true);
-            assertThat(threads.keySet()).allMatch(n -> n.matches("kvtier-lanes-((shared|load)-[12]|health-(probe|watch))"));
+            assertThat(threads).containsEntry("kvtier-lanes-deadline", true).containsEntry("kvtier-lanes-nodes-probe", true).containsEntry("kvtier-lanes-nodes-watch", true);
+            assertThat(threads.keySet())
+                    .allMatch(n -> n.matches("kvtier-lanes-((shared|load)-[12]|health-(probe|watch)|deadline|nodes-(probe|watch))"));
         }
     }
 

@@ -1,0 +1,17 @@
+package io.kvtier.mooncake;
+
+import java.time.Duration;
+
+/**
+ * How long a caller may wait on one batch, and what kvtier does about a native call or a storage
+ * node that outlives it: {@code batch_timeout_ms}, {@code suspect_after_ms} and
+ * {@code max_abandoned_calls} (see reference.conf), as the parser checked them.
+ *
+ * @param batchTimeout when every batch future completes at the latest
+ * @param suspectAfter a storage node with a read running this long becomes suspect
+ * @param maxAbandonedCalls native calls at most left running without a lane thread of their own
+ */
+record BatchBounds(Duration batchTimeout, Duration suspectAfter, int maxAbandonedCalls) {
+    static final Duration MAX_MILLIS = Duration.ofMinutes(10);
+    static final int MAX_ABANDONED_CALLS = 1024;
+}

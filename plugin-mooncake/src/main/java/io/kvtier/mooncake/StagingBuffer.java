@@ -1,0 +1,52 @@
+package io.kvtier.mooncake;
+
+import java.nio.ByteBuffer;
+import jnr.ffi.Pointer;
+import jnr.ffi.Runtime;
+
+/**
+ * One lane thread's native memory, owned by kvtier, that a load's bytes land in and a store's
+ * bytes are read from, so that a native call which outlives its batch never touches the caller's
+ * L1 slices. A lane thread whose call was abandoned keeps its buffer until the call returns; the
+ * thread that replaces it has its own. It grows to the largest batch and is never shrunk.
+ */
+final class StagingBuffer {
+    private static final ThreadLocal<StagingBuffer> PER_THREAD = ThreadLocal.withInitial(StagingBuffer::new);
+    private static final Runtime RUNTIME = Runtime.getSystemRuntime();
+
+    private ByteBuffer buffer = ByteBuffer.allocateDirect(0);
+    private long base = Pointer.wrap(RUNTIME, buffer).address();
+
+    static StagingBuffer forCurrentThread() {
+        return PER_THREAD.get();
+    }
+
+    /** One address per size, back to back in this buffer; valid until this thread's next call. */
+    long[] layout(long[] sizes) {
+        long total = 0;
+        for (long size : sizes) {
+            total += size;
+        }
+        if (total > buffer.capacity()) {
+            if (total > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("a batch of " + total + " bytes is larger than a staging buffer (2 GiB)");
+            }
+            buffer = ByteBuffer.allocateDirect((int) Math.max(total, Math.min(Integer.MAX_VALUE, 2L * buffer.capacity())));
+            base = Pointer.wrap(RUNTIME, buffer).address();
+        }
+        long[] addresses = new long[sizes.length];
+        long offset = 0;
+        for (int j = 0; j < sizes.length; j++) {
+            addresses[j] = base + offset;
+            offset += sizes[j];
+        }
+        return addresses;
+    }
+
+    /** memcpy, through JNR's native copy. */
+    static void copy(long from, long to, long length) {
+        if (length > 0) {
+            Pointer.wrap(RUNTIME, from).transferTo(0, Pointer.wrap(RUNTIME, to), 0, length);
+        }
+    }
+}

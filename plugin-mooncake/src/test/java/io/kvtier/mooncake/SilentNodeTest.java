@@ -1,0 +1,288 @@
+package io.kvtier.mooncake;
+
+import static io.kvtier.mooncake.RoundTripTest.SIZE;
+import static io.kvtier.mooncake.RoundTripTest.await;
+import static io.kvtier.mooncake.RoundTripTest.empty;
+import static io.kvtier.mooncake.RoundTripTest.filled;
+import static io.kvtier.mooncake.RoundTripTest.keys;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.codahale.metrics.MetricRegistry;
+import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.ErrorKind;
+import io.kvtier.spi.KeyError;
+import io.kvtier.spi.KeyResult;
+import io.kvtier.spi.L1Slice;
+import io.kvtier.spi.ObjectKey;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A storage node that goes silent, as a partitioned host does, modelled by the double: three nodes
+ * a, b and c, where the k-th key stored lands on nodes k, k+1, ... (mod 3), and a node listed in
+ * a file hangs every transfer to or from it until it is unlisted.
+ */
+class SilentNodeTest {
+    private static final long TIMEOUT_MS = 300;
+    private static final Duration PATIENCE = Duration.ofSeconds(20);
+
+    @TempDir
+    Path dir;
+    private Path silent;
+    private final String master = "double-" + UUID.randomUUID() + ":1";
+    private final MetricRegistry metrics = new MetricRegistry();
+    private final List<MooncakeStoreAdapter> adapters = new ArrayList<>();
+
+    @AfterEach
+    void heal() throws IOException {
+        Files.deleteIfExists(silent);
+        adapters.forEach(MooncakeStoreAdapter::close);
+    }
+
+    private MooncakeStoreAdapter adapter(Object... extra) {
+        silent = dir.resolve("silent-nodes");
+        List<Object> body = new ArrayList<>(List.of("master_server_addr", master, "testdouble_nodes", "a,b,c",
+                "testdouble_silent_nodes_file", silent.toString(), "batch_timeout_ms", TIMEOUT_MS,
+                "suspect_after_ms", 100));
+        body.addAll(Arrays.asList(extra));
+        MooncakeStoreAdapter adapter = TestDouble.create(TestDouble.provider(), TestDouble.body(body.toArray()),
+                TestDouble.context("mc", metrics, Optional.empty()));
+        adapters.add(adapter);
+        return adapter;
+    }
+
+    private void silence(String node) throws IOException {
+        Files.writeString(silent, node);
+    }
+
+    private void unsilence() throws IOException {
+        Files.delete(silent);
+    }
+
+    /** Stores keys 0..count-1 in one batch: key k lands on nodes a, b, c, a, ... from k on. */
+    private OffHeapRegion storeKeys(MooncakeStoreAdapter adapter, int count) {
+        OffHeapRegion source = new OffHeapRegion(count * SIZE);
+        assertThat(await(adapter.store(keys(0, count), filled(source, count, 7))).allOk()).isTrue();
+        return source;
+    }
+
+    private static void until(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("waiting for " + what).isNegative();
+            Thread.sleep(10);
+        }
+    }
+
+    private static List<?> suspects(MooncakeStoreAdapter adapter) {
+        return (List<?>) adapter.status().get("suspect_nodes");
+    }
+
+    private static int abandoned(MooncakeStoreAdapter adapter) {
+        return (Integer) adapter.status().get("abandoned_calls");
+    }
+
+    private Object gauge(String node) {
+        var gauge = metrics.getGauges().get("kvtier.l2.mc.node." + node + ".suspect");
+        return gauge == null ? null : gauge.getValue();
+    }
+
+    private static long millisSince(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1_000_000;
+    }
+
+    @Test
+    void aLoadFromASilentNodeCompletesAtItsDeadlineAsAnErrorAndTheLateBytesNeverReachItsSlice() throws Exception {
+        MooncakeStoreAdapter adapter = adapter("suspect_after_ms", 60_000);
+        storeKeys(adapter, 3);
+        silence("a");
+        OffHeapRegion target = new OffHeapRegion(SIZE);
+        target.fill(0, SIZE, 99);
+
+        long start = System.nanoTime();
+        BatchResult result = await(adapter.load(keys(0, 1), empty(target, 1)));
+        long waited = millisSince(start);
+
+        assertThat(result.results()).containsExactly(KeyResult.ERROR);
+        assertThat(result.firstError()).contains("did not complete within batch_timeout_ms = 300");
+        assertThat(result.error(0).orElseThrow().kind()).isEqualTo(ErrorKind.TRANSIENT);
+        assertThat(waited).as("ms waited").isGreaterThanOrEqualTo(TIMEOUT_MS).isLessThan(TIMEOUT_MS + 2_000);
+        assertThat(metrics.counter("kvtier.l2.mc.timeouts").getCount()).isEqualTo(1);
+        assertThat(abandoned(adapter)).isEqualTo(1);
+
+        unsilence(); // the native call now completes and reads the object into staging memory
+        until("the abandoned call to return", () -> abandoned(adapter) == 0);
+        assertThat(target.read(0, SIZE)).as("the slice after its future completed").isEqualTo(OffHeapRegion.expected(SIZE, 99));
+    }
+
+    @Test
+    void aStoreDoesNotReadItsSliceAfterItsFutureCompleted() throws Exception {
+        MooncakeStoreAdapter adapter = adapter("suspect_after_ms", 60_000);
+        silence("a"); // the first key stored lands on a
+        OffHeapRegion source = new OffHeapRegion(SIZE);
+        List<L1Slice> slices = filled(source, 1, 5);
+
+        BatchResult stored = await(adapter.store(keys(0, 1), slices));
+        assertThat(stored.results()).containsExactly(KeyResult.ERROR);
+        assertThat(stored.firstError()).contains("did not complete within batch_timeout_ms");
+        source.fill(0, SIZE, 6); // the caller reuses its slice at once
+
+        unsilence();
+        until("the abandoned store to return", () -> abandoned(adapter) == 0);
+        OffHeapRegion target = new OffHeapRegion(SIZE);
+        assertThat(await(adapter.load(keys(0, 1), empty(target, 1))).results()).containsExactly(KeyResult.OK);
+        assertThat(target.read(0, SIZE)).as("what Mooncake stored").isEqualTo(OffHeapRegion.expected(SIZE, 5));
+    }
+
+    @Test
+    void aStuckCallGivesUpItsLaneThreadAndTheLaneKeepsServing() throws Exception {
+        MooncakeStoreAdapter adapter = adapter("num_workers", 1, "suspect_after_ms", 60_000);
+        OffHeapRegion source = storeKeys(adapter, 3);
+        silence("a");
+
+        OffHeapRegion target = new OffHeapRegion(2 * SIZE);
+        assertThat(await(adapter.load(keys(0, 1), empty(target, 1))).results()).containsExactly(KeyResult.ERROR);
+        assertThat(abandoned(adapter)).isEqualTo(1);
+        assertThat(metrics.getGauges().get("kvtier.l2.mc.lane.abandoned_calls").getValue()).isEqualTo(1);
+
+        // Key 1 is on b and c; the only lane thread is still inside the call to a.
+        List<L1Slice> slice = List.of(target.slice(SIZE, SIZE));
+        assertThat(await(adapter.load(keys(1, 1), slice)).results()).containsExactly(KeyResult.OK);
+        assertThat(target.read(SIZE, SIZE)).isEqualTo(source.read(SIZE, SIZE));
+    }
+
+    @Test
+    void abandonedCallsHaveALimitAfterWhichTheLaneWaitsAndItsBatchesStillCompleteInTime() throws Exception {
+        MooncakeStoreAdapter adapter = adapter("num_workers", 1, "suspect_after_ms", 60_000, "max_abandoned_calls", 1);
+        storeKeys(adapter, 4); // keys 0 and 3 on a
+        silence("a");
+        OffHeapRegion target = new OffHeapRegion(3 * SIZE);
+
+        assertThat(await(adapter.load(keys(0, 1), empty(target, 1))).results()).containsExactly(KeyResult.ERROR);
+        assertThat(abandoned(adapter)).isEqualTo(1);
+        assertThat(await(adapter.load(keys(3, 1), List.of(target.slice(SIZE, SIZE)))).results())
+                .containsExactly(KeyResult.ERROR);
+        assertThat(abandoned(adapter)).as("at the limit").isEqualTo(1);
+
+        long start = System.nanoTime();
+        BatchResult queued = await(adapter.load(keys(1, 1), List.of(target.slice(2 * SIZE, SIZE))));
+        assertThat(queued.results()).as("a batch queued behind the stuck thread").containsExactly(KeyResult.ERROR);
+        assertThat(millisSince(start)).isLessThan(TIMEOUT_MS + 2_000);
+
+        unsilence();
+        until("every abandoned call to return", () -> abandoned(adapter) == 0);
+        assertThat(await(adapter.load(keys(1, 1), List.of(target.slice(2 * SIZE, SIZE)))).results())
+                .containsExactly(KeyResult.OK);
+    }
+
+    @Test
+    void aSilentNodeBecomesSuspectItsOnlyKeysFailFastItsOtherKeysFailOverAndAProbeClearsIt() throws Exception {
+        MooncakeStoreAdapter adapter = adapter("replica_num", 2);
+        OffHeapRegion source = storeKeys(adapter, 3); // key 0 on a+b, key 1 on b+c, key 2 on c+a
+        silence("a");
+        OffHeapRegion target = new OffHeapRegion(3 * SIZE);
+
+        // The first read of a finds it silent: its batch ends at the deadline, and a becomes suspect.
+        assertThat(await(adapter.load(keys(0, 1), empty(target, 1))).results()).containsExactly(KeyResult.ERROR);
+        until("a to be suspect", () -> suspects(adapter).equals(List.of("a")));
+        until("a's gauge to say so", () -> Integer.valueOf(1).equals(gauge("a")));
+
+        long start = System.nanoTime();
+        BatchResult both = await(adapter.load(keys(0, 3), empty(target, 3)));
+        assertThat(millisSince(start)).as("ms, reading around the suspect node").isLessThan(TIMEOUT_MS);
+        assertThat(both.results()).containsOnly(KeyResult.OK);
+        assertThat(target.read(0, 3 * SIZE)).isEqualTo(source.read(0, 3 * SIZE));
+        until("a gauge for b, read from now", () -> Integer.valueOf(0).equals(gauge("b")));
+
+        unsilence();
+        until("the probe to clear a", () -> suspects(adapter).isEmpty());
+        assertThat(gauge("a")).isEqualTo(0);
+    }
+
+    @Test
+    void aKeyWhoseReplicasAreAllOnSuspectNodesFailsFastAsATransientError() throws Exception {
+        MooncakeStoreAdapter adapter = adapter();
+        storeKeys(adapter, 3); // key 0 on a only
+        silence("a");
+        OffHeapRegion target = new OffHeapRegion(SIZE);
+        target.fill(0, SIZE, 3);
+        assertThat(await(adapter.load(keys(0, 1), empty(target, 1))).results()).containsExactly(KeyResult.ERROR);
+        until("a to be suspect", () -> suspects(adapter).equals(List.of("a")));
+
+        long start = System.nanoTime();
+        BatchResult fast = await(adapter.load(keys(0, 1), empty(target, 1)));
+        assertThat(millisSince(start)).as("ms for a key on a suspect node").isLessThan(TIMEOUT_MS);
+        assertThat(fast.results()).containsExactly(KeyResult.ERROR);
+        assertThat(fast.firstError()).contains("ON_SUSPECT_NODES (-9100)");
+        KeyError error = fast.error(0).orElseThrow();
+        assertThat(error.kind()).isEqualTo(ErrorKind.TRANSIENT);
+        assertThat(error.code()).hasValue(MooncakeCodes.ON_SUSPECT_NODES);
+        assertThat(adapter.health().healthy()).as("the master answers").isTrue();
+        assertThat(adapter.health().unhealthyParts()).containsOnlyKeys("node a");
+        assertThat(target.read(0, SIZE)).isEqualTo(OffHeapRegion.expected(SIZE, 3));
+    }
+
+    @Test
+    void whileANodeIsSuspectStoresPreferTheOthers() throws Exception {
+        MooncakeStoreAdapter adapter = adapter();
+        storeKeys(adapter, 3); // keys 0, 1, 2 on a, b, c: the next key stored would land on a
+        OffHeapRegion target = new OffHeapRegion(3 * SIZE);
+        assertThat(await(adapter.load(keys(1, 2), empty(target, 2))).allOk()).as("b and c read once").isTrue();
+        silence("a");
+        assertThat(await(adapter.load(keys(0, 1), empty(target, 1))).results()).containsExactly(KeyResult.ERROR);
+        until("a to be suspect", () -> suspects(adapter).equals(List.of("a")));
+
+        OffHeapRegion source = new OffHeapRegion(2 * SIZE);
+        long start = System.nanoTime();
+        BatchResult stored = await(adapter.store(keys(10, 2), filled(source, 2, 11)));
+        assertThat(millisSince(start)).as("ms, storing around the suspect node").isLessThan(TIMEOUT_MS);
+        assertThat(stored.allOk()).isTrue();
+        assertThat(await(adapter.load(keys(10, 2), empty(target, 2))).allOk()).isTrue();
+        assertThat(target.read(0, 2 * SIZE)).isEqualTo(source.read(0, 2 * SIZE));
+    }
+
+    @Test
+    void closeWaitsForAnAbandonedCallBeforeItFreesTheNativeClient() throws Exception {
+        RecordingNative[] rec = new RecordingNative[1];
+        silent = dir.resolve("silent-nodes");
+        MooncakeStoreAdapter adapter = TestDouble.create(TestDouble.provider(lib -> rec[0] = new RecordingNative(lib)),
+                TestDouble.body("master_server_addr", master, "testdouble_nodes", "a,b,c", "testdouble_silent_nodes_file",
+                        silent.toString(), "batch_timeout_ms", TIMEOUT_MS, "suspect_after_ms", 60_000),
+                TestDouble.context("mc", metrics, Optional.empty()));
+        storeKeys(adapter, 1);
+        silence("a");
+        assertThat(await(adapter.load(keys(0, 1), empty(new OffHeapRegion(SIZE), 1))).results())
+                .containsExactly(KeyResult.ERROR);
+        assertThat(abandoned(adapter)).isEqualTo(1);
+
+        CompletableFuture<Void> closing = CompletableFuture.runAsync(adapter::close);
+        until("close() to begin", () -> Boolean.TRUE.equals(adapter.status().get("closed")));
+        assertThat(rec[0].destroyed.getCount()).as("destroyed under a running call").isEqualTo(1);
+        unsilence();
+        closing.get();
+        assertThat(rec[0].destroys.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aLookupIsBoundedByTheDeadlineToo() {
+        MooncakeStoreAdapter adapter = adapter("testdouble_delay_ms_exists", 3_000);
+        List<ObjectKey> keys = keys(0, 2);
+        long start = System.nanoTime();
+        BatchResult result = await(adapter.lookupAndLock(keys));
+        assertThat(millisSince(start)).isLessThan(TIMEOUT_MS + 2_000);
+        assertThat(result.results()).containsOnly(KeyResult.ERROR);
+        assertThat(result.firstError()).contains("the lookup of key");
+    }
+}
