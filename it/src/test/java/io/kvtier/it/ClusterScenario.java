@@ -340,6 +340,11 @@ final class ClusterScenario {
                 instance.getObject("errors_by_kind").unwrapped().forEach((k, v) -> errors.put(k, ((Number) v).longValue()));
                 corrupted = instance.getLong("corrupted");
                 lost = instance.getLong("lost");
+                if (corrupted > 0) {
+                    // Stale (an older version of the key) and foreign (anything else) have different causes.
+                    System.out.printf("[cluster] %s: corrupted loads: stale %d, foreign %d%n", plan.name(),
+                            instance.getLong("ops.load.stale"), instance.getLong("ops.load.foreign"));
+                }
                 missingAfterFault = 0;
                 for (String op : List.of("store", "lookup", "load", "delete")) {
                     Config stats = instance.getConfig("ops." + op);

@@ -23,6 +23,10 @@ final class LaneTask implements Runnable, SliceGuard {
     private final Function<SliceGuard, BatchResult> work;
     private final Supplier<IllegalStateException> closedError;
     private volatile Thread runner;
+    /** Whether the work runs now; guarded by this. */
+    private boolean working;
+    /** What to run when work that outlived the batch returns; guarded by this. */
+    private Runnable afterLateWork;
 
     /**
      * @param work the batch; returns null when it found the batch already complete
@@ -44,8 +48,12 @@ final class LaneTask implements Runnable, SliceGuard {
 
     @Override
     public void run() {
-        if (future.isDone()) {
-            return;
+        synchronized (this) {
+            // Not future.isDone(): an early completion marks the state before it completes the future.
+            if (state.get() == COMPLETE) {
+                return;
+            }
+            working = true;
         }
         runner = Thread.currentThread();
         try {
@@ -61,6 +69,29 @@ final class LaneTask implements Runnable, SliceGuard {
             fail(closed != null ? closed : t);
         } finally {
             runner = null;
+            Runnable late;
+            synchronized (this) {
+                working = false;
+                late = afterLateWork;
+                afterLateWork = null;
+            }
+            if (late != null) {
+                late.run();
+            }
+        }
+    }
+
+    /**
+     * For a completion before the work returned (in {@link #expire}'s supplier): when the work is
+     * running, runs {@code begin} now and {@code end} once the work has returned; else neither,
+     * and the work will not run.
+     */
+    void whileWorkOutlivesTheBatch(Runnable begin, Runnable end) {
+        synchronized (this) {
+            if (working) {
+                begin.run();
+                afterLateWork = end;
+            }
         }
     }
 

@@ -53,6 +53,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     private final NativeBatches batches;
     private final ClientRelease release;
     private final BatchDeadline deadline;
+    private final KeysInDoubt keysInDoubt = new KeysInDoubt();
     private final SuspectNodes suspectNodes;
     private final Set<LaneTask> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
@@ -155,6 +156,13 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             metrics.errors.inc(keys.size());
             return CompletableFuture.failedFuture(new MasterUnreachableException(name, health.reason()));
         }
+        ObjectKey inDoubt = lane == Lane.STORE || lane == Lane.DELETE ? keysInDoubt.firstOf(keys) : null;
+        if (inDoubt != null) {
+            metrics.errors.inc(keys.size());
+            return CompletableFuture.completedFuture(everyKeyTransient(keys, batch, key -> "the " + lane.operation()
+                    + " of key " + key + " is refused: an earlier store or delete of key " + inDoubt
+                    + " outlived batch_timeout_ms and still runs in Mooncake"));
+        }
         LaneTask task = new LaneTask(work, () -> closed ? closedError() : null);
         Timer.Context timing = timer.time();
         inFlight.add(task);
@@ -194,22 +202,26 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             if (stuck != null) {
                 lanes.abandon(lane, stuck);
             }
+            if (lane == Lane.STORE || lane == Lane.DELETE) {
+                task.whileWorkOutlivesTheBatch(() -> keysInDoubt.add(keys), () -> keysInDoubt.remove(keys));
+            }
             metrics.timeouts.inc();
             metrics.errors.inc(keys.size());
-            return timedOut(lane, keys, batch);
+            return everyKeyTransient(keys, batch, key -> "the " + lane.operation() + " of key " + key
+                    + " did not complete within batch_timeout_ms = " + deadline.timeout().toMillis()
+                    + " (a storage node or the master may not answer)");
         });
     }
 
-    private BatchResult timedOut(Lane lane, List<ObjectKey> keys, CheckedBuffers batch) {
+    private BatchResult everyKeyTransient(List<ObjectKey> keys, CheckedBuffers batch, Function<ObjectKey, String> why) {
         BatchOutcome outcome = new BatchOutcome(keys.size());
         if (batch != null) {
             batch.reportRejections(outcome);
         }
         for (int i = 0; i < keys.size(); i++) {
             if (batch == null || !batch.rejected(i)) {
-                outcome.error(i, KeyError.of(ErrorKind.TRANSIENT, "mooncake_store adapter '" + name + "': the "
-                        + lane.operation() + " of key " + keys.get(i) + " did not complete within batch_timeout_ms = "
-                        + deadline.timeout().toMillis() + " (a storage node or the master may not answer)"));
+                outcome.error(i, KeyError.of(ErrorKind.TRANSIENT, "mooncake_store adapter '" + name + "': "
+                        + why.apply(keys.get(i))));
             }
         }
         return outcome.build(0);
@@ -253,6 +265,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         status.put("in_flight", inFlight.size());
         status.put("batch_timeout_ms", deadline.timeout().toMillis());
         status.put("abandoned_calls", lanes.abandonedCalls());
+        status.put("keys_in_doubt", keysInDoubt.size());
         status.put("suspect_nodes", closed ? List.of() : suspectNodes.suspects());
         status.put("preregister_l1_memory", registration.enabled());
         status.put("registered_bytes", registration.registeredBytes());

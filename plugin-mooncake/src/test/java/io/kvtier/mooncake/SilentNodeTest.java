@@ -147,6 +147,32 @@ class SilentNodeTest {
     }
 
     @Test
+    void aKeyWhoseStoreOutlivedItsDeadlineIsNotStoredOrDeletedAgainUntilThatStoreReturns() throws Exception {
+        MooncakeStoreAdapter adapter = adapter("suspect_after_ms", 60_000);
+        silence("a"); // the first key stored lands on a
+        OffHeapRegion first = new OffHeapRegion(SIZE);
+        assertThat(await(adapter.store(keys(0, 1), filled(first, 1, 5))).results()).containsExactly(KeyResult.ERROR);
+        assertThat(adapter.status()).containsEntry("keys_in_doubt", 1);
+
+        // Had this delete gone through, the late store would land after it and undo it.
+        BatchResult delete = await(adapter.delete(keys(0, 1)));
+        assertThat(delete.results()).containsExactly(KeyResult.ERROR);
+        assertThat(delete.error(0).orElseThrow().kind()).isEqualTo(ErrorKind.TRANSIENT);
+        assertThat(delete.firstError()).contains("is refused: an earlier store or delete of key")
+                .contains("still runs in Mooncake");
+        OffHeapRegion second = new OffHeapRegion(SIZE);
+        assertThat(await(adapter.store(keys(0, 1), filled(second, 1, 6))).results()).containsExactly(KeyResult.ERROR);
+        assertThat(await(adapter.store(keys(1, 1), filled(second, 1, 6))).results())
+                .as("another key is not held up").containsExactly(KeyResult.OK);
+
+        unsilence();
+        until("the late store to return", () -> adapter.status().get("keys_in_doubt").equals(0));
+        assertThat(await(adapter.delete(keys(0, 1))).results()).containsExactly(KeyResult.OK);
+        assertThat(await(adapter.lookupAndLock(keys(0, 1))).results()).as("the delete stays done")
+                .containsExactly(KeyResult.MISSING);
+    }
+
+    @Test
     void aStuckCallGivesUpItsLaneThreadAndTheLaneKeepsServing() throws Exception {
         MooncakeStoreAdapter adapter = adapter("num_workers", 1, "suspect_after_ms", 60_000);
         OffHeapRegion source = storeKeys(adapter, 3);
