@@ -4,14 +4,11 @@ import com.codahale.metrics.Timer;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
-import io.kvtier.spi.ErrorKind;
 import io.kvtier.spi.Health;
-import io.kvtier.spi.KeyError;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterListener;
 import io.kvtier.spi.ObjectKey;
-import io.kvtier.toolkit.BatchOutcome;
 import io.kvtier.toolkit.Batches;
 import io.kvtier.toolkit.KeyLocks;
 import io.kvtier.toolkit.UsageTracker;
@@ -53,7 +50,6 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     private final NativeBatches batches;
     private final ClientRelease release;
     private final BatchDeadline deadline;
-    private final KeysInDoubt keysInDoubt = new KeysInDoubt();
     private final SuspectNodes suspectNodes;
     private final Set<LaneTask> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
@@ -156,12 +152,9 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             metrics.errors.inc(keys.size());
             return CompletableFuture.failedFuture(new MasterUnreachableException(name, health.reason()));
         }
-        ObjectKey inDoubt = lane == Lane.STORE || lane == Lane.DELETE ? keysInDoubt.firstOf(keys) : null;
-        if (inDoubt != null) {
-            metrics.errors.inc(keys.size());
-            return CompletableFuture.completedFuture(everyKeyTransient(keys, batch, key -> "the " + lane.operation()
-                    + " of key " + key + " is refused: an earlier store or delete of key " + inDoubt
-                    + " outlived batch_timeout_ms and still runs in Mooncake"));
+        BatchResult refused = deadline.refusal(lane, keys, batch);
+        if (refused != null) {
+            return CompletableFuture.completedFuture(refused);
         }
         LaneTask task = new LaneTask(work, () -> closed ? closedError() : null);
         Timer.Context timing = timer.time();
@@ -180,7 +173,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             return future;
         }
         if (batch == null || batches.staged()) {
-            deadline.arm(task, () -> expire(lane, task, keys, batch));
+            deadline.arm(lane, task, keys, batch);
         }
         try {
             lanes.execute(lane, task);
@@ -189,42 +182,6 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             task.fail(closedError());
         }
         return future;
-    }
-
-    /**
-     * At the deadline: completes the batch with a transient error for each key still open, and
-     * gives up the lane thread if it is stuck in the native call, so that the lane keeps serving.
-     */
-    private void expire(Lane lane, LaneTask task, List<ObjectKey> keys, CheckedBuffers batch) {
-        // Before the caller sees the result: its next batch must find the lane serving again.
-        task.expire(() -> {
-            Thread stuck = task.runner();
-            if (stuck != null) {
-                lanes.abandon(lane, stuck);
-            }
-            if (lane == Lane.STORE || lane == Lane.DELETE) {
-                task.whileWorkOutlivesTheBatch(() -> keysInDoubt.add(keys), () -> keysInDoubt.remove(keys));
-            }
-            metrics.timeouts.inc();
-            metrics.errors.inc(keys.size());
-            return everyKeyTransient(keys, batch, key -> "the " + lane.operation() + " of key " + key
-                    + " did not complete within batch_timeout_ms = " + deadline.timeout().toMillis()
-                    + " (a storage node or the master may not answer)");
-        });
-    }
-
-    private BatchResult everyKeyTransient(List<ObjectKey> keys, CheckedBuffers batch, Function<ObjectKey, String> why) {
-        BatchOutcome outcome = new BatchOutcome(keys.size());
-        if (batch != null) {
-            batch.reportRejections(outcome);
-        }
-        for (int i = 0; i < keys.size(); i++) {
-            if (batch == null || !batch.rejected(i)) {
-                outcome.error(i, KeyError.of(ErrorKind.TRANSIENT, "mooncake_store adapter '" + name + "': "
-                        + why.apply(keys.get(i))));
-            }
-        }
-        return outcome.build(0);
     }
 
     @Override
@@ -265,7 +222,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         status.put("in_flight", inFlight.size());
         status.put("batch_timeout_ms", deadline.timeout().toMillis());
         status.put("abandoned_calls", lanes.abandonedCalls());
-        status.put("keys_in_doubt", keysInDoubt.size());
+        status.put("keys_in_doubt", deadline.keysInDoubt());
         status.put("suspect_nodes", closed ? List.of() : suspectNodes.suspects());
         status.put("preregister_l1_memory", registration.enabled());
         status.put("registered_bytes", registration.registeredBytes());

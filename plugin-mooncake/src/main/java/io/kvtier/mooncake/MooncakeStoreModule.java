@@ -76,8 +76,8 @@ final class MooncakeStoreModule extends AbstractModule {
 
     @Provides
     @Singleton
-    BatchDeadline deadline() {
-        return acquired.add(new BatchDeadline(context.instanceName(), config.bounds().batchTimeout()));
+    BatchDeadline deadline(WorkerLanes lanes, AdapterMetrics metrics) {
+        return acquired.add(new BatchDeadline(context.instanceName(), config.bounds().batchTimeout(), lanes, metrics));
     }
 
     /** Not started: the adapter starts it once everything else exists. */
