@@ -458,14 +458,14 @@ std::vector<int64_t> read_group(kvt_client &c, const std::vector<std::string> &k
 }
 
 // Reads the located keys in `pending` (positions in the batch), each from its replica in
-// `choice`, round after round: one transfer per node, all at once, and a key whose transfer failed
-// marks its node suspect and moves on to its next replica that is not suspect. Writes results[i]
-// for every pending key.
-void read_with_failover(kvt_client &c, const std::vector<std::string> &ks,
+// `choice`: one transfer per node, all at once; a key whose transfer failed marks its node
+// suspect. Writes results[i] for every pending key.
+void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
                         const kvt_shim::Locations &where, std::vector<size_t> pending,
                         std::vector<size_t> choice, const std::vector<void *> &bufs,
                         int64_t *results) {
-    while (!pending.empty()) {
+    if (pending.empty()) return;
+    {
         struct Group {
             std::vector<size_t> which, choice;
             std::vector<int64_t> got;
@@ -491,7 +491,6 @@ void read_with_failover(kvt_client &c, const std::vector<std::string> &ks,
                                       first.second.choice, bufs);
         for (auto &[group, future] : others) group->got = future.get();
 
-        std::vector<size_t> again, again_choice;
         for (const auto &[node, group] : groups) {
             for (size_t j = 0; j < group.which.size(); ++j) {
                 const size_t i = group.which[j];
@@ -501,17 +500,12 @@ void read_with_failover(kvt_client &c, const std::vector<std::string> &ks,
                     continue;
                 }
                 results[i] = group.got[j];
-                if (!transfer_failed(group.got[j])) continue;
-                c.nodes.mark(node);
-                const size_t next = next_replica(c.nodes, key, group.choice[j] + 1);
-                if (next != std::string::npos) {
-                    again.push_back(i);
-                    again_choice.push_back(next);
-                }
+                // No second replica into the same buffer: a transfer Mooncake reports failed may
+                // still deliver late bytes into it (seen on a flapping link as foreign objects).
+                // The key stays a transient error; later reads skip the suspect node up front.
+                if (transfer_failed(group.got[j])) c.nodes.mark(node);
             }
         }
-        pending = std::move(again);
-        choice = std::move(again_choice);
     }
 }
 
@@ -547,7 +541,7 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
                 results[i] = KVT_ON_SUSPECT_NODES;
             }
         }
-        read_with_failover(*client, ks, where, std::move(pending), std::move(choice), bufs, results);
+        read_from_replicas(*client, ks, where, std::move(pending), std::move(choice), bufs, results);
 
         if (!elsewhere.empty()) {
             std::vector<std::string> eks;

@@ -50,6 +50,7 @@ final class NativeBatches {
                     }
                 }
                 rc = client.store(keys, batch.nativeIndices(), sources, batch.sizes(), replicas);
+                retireStagingAfterAFailedTransfer(rc);
             } finally {
                 batch.releaseSlices();
             }
@@ -71,7 +72,9 @@ final class NativeBatches {
                 rc = retry.apply(client.load(keys, indices, targets, batch.sizes()),
                         again -> client.load(keys, pick(indices, again), pick(targets, again),
                                 pick(batch.sizes(), again)));
-                if (staged && !copyBetween(guard, targets, batch.addresses(), batch.sizes(), rc)) {
+                boolean copied = !staged || copyBetween(guard, targets, batch.addresses(), batch.sizes(), rc);
+                retireStagingAfterAFailedTransfer(rc);
+                if (!copied) {
                     return null; // the bytes stay in staging memory: the slices are no longer this batch's
                 }
             } finally {
@@ -79,6 +82,18 @@ final class NativeBatches {
             }
         }
         return results.loaded(keys, batch, rc);
+    }
+
+    private void retireStagingAfterAFailedTransfer(long[] rc) {
+        if (!staged) {
+            return;
+        }
+        for (long code : rc) {
+            if (code == MooncakeCodes.TRANSFER_FAIL) {
+                StagingBuffer.forCurrentThread().retire();
+                return;
+            }
+        }
     }
 
     /**

@@ -1,6 +1,9 @@
 package io.kvtier.mooncake;
 
 import java.nio.ByteBuffer;
+import java.util.Deque;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.TimeUnit;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
 
@@ -17,8 +20,30 @@ final class StagingBuffer {
     private ByteBuffer buffer = ByteBuffer.allocateDirect(0);
     private long base = Pointer.wrap(RUNTIME, buffer).address();
 
+    /** Long enough for any transfer Mooncake gave up on to have ended: its fixed 60 s, and some. */
+    private static final long RETIRED_NANOS = TimeUnit.SECONDS.toNanos(90);
+    /** Buffers that a failed transfer may still write into or read from, kept alive till then. */
+    private static final Deque<Retired> RETIRED = new ConcurrentLinkedDeque<>();
+
+    private record Retired(ByteBuffer buffer, long untilNanos) {}
+
     static StagingBuffer forCurrentThread() {
         return PER_THREAD.get();
+    }
+
+    /**
+     * After a call in which Mooncake reported a transfer failed (TRANSFER_FAIL): that transfer may
+     * still deliver bytes into this buffer (seen on a flapping link), so the thread's next batch
+     * gets a fresh one and this one is kept, unused, until no transfer can touch it.
+     */
+    void retire() {
+        long now = System.nanoTime();
+        while (!RETIRED.isEmpty() && now - RETIRED.peekFirst().untilNanos() > 0) {
+            RETIRED.pollFirst();
+        }
+        RETIRED.addLast(new Retired(buffer, now + RETIRED_NANOS));
+        buffer = ByteBuffer.allocateDirect(buffer.capacity());
+        base = Pointer.wrap(RUNTIME, buffer).address();
     }
 
     /** One address per size, back to back in this buffer; valid until this thread's next call. */
