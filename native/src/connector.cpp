@@ -461,50 +461,48 @@ std::vector<int64_t> read_group(kvt_client &c, const std::vector<std::string> &k
 // `choice`: one transfer per node, all at once; a key whose transfer failed marks its node
 // suspect. Writes results[i] for every pending key.
 void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
-                        const kvt_shim::Locations &where, std::vector<size_t> pending,
-                        std::vector<size_t> choice, const std::vector<void *> &bufs,
+                        const kvt_shim::Locations &where, const std::vector<size_t> &pending,
+                        const std::vector<size_t> &choice, const std::vector<void *> &bufs,
                         int64_t *results) {
     if (pending.empty()) return;
-    {
-        struct Group {
-            std::vector<size_t> which, choice;
-            std::vector<int64_t> got;
-        };
-        std::map<std::string, Group> groups;
-        for (size_t j = 0; j < pending.size(); ++j) {
-            auto &group = groups[where.keys[pending[j]].nodes[choice[j]]];
-            group.which.push_back(pending[j]);
-            group.choice.push_back(choice[j]);
-        }
-        // Every node but the first on a thread of its own: a silent node then holds up only its keys'
-        // transfer, and the time it takes is its own.
-        std::vector<std::pair<Group *, std::future<std::vector<int64_t>>>> others;
-        for (auto it = std::next(groups.begin()); it != groups.end(); ++it) {
-            Group *group = &it->second;
-            const std::string *node = &it->first;
-            others.emplace_back(group, std::async(std::launch::async, [&, group, node] {
-                return read_group(c, ks, where, *node, group->which, group->choice, bufs);
-            }));
-        }
-        auto &first = *groups.begin();
-        first.second.got = read_group(c, ks, where, first.first, first.second.which,
-                                      first.second.choice, bufs);
-        for (auto &[group, future] : others) group->got = future.get();
+    struct Group {
+        std::vector<size_t> which, choice;
+        std::vector<int64_t> got;
+    };
+    std::map<std::string, Group> groups;
+    for (size_t j = 0; j < pending.size(); ++j) {
+        auto &group = groups[where.keys[pending[j]].nodes[choice[j]]];
+        group.which.push_back(pending[j]);
+        group.choice.push_back(choice[j]);
+    }
+    // Every node but the first on a thread of its own: a silent node then holds up only its keys'
+    // transfer, and the time it takes is its own.
+    std::vector<std::pair<Group *, std::future<std::vector<int64_t>>>> others;
+    for (auto it = std::next(groups.begin()); it != groups.end(); ++it) {
+        Group *group = &it->second;
+        const std::string *node = &it->first;
+        others.emplace_back(group, std::async(std::launch::async, [&, group, node] {
+            return read_group(c, ks, where, *node, group->which, group->choice, bufs);
+        }));
+    }
+    auto &first = *groups.begin();
+    first.second.got = read_group(c, ks, where, first.first, first.second.which,
+                                  first.second.choice, bufs);
+    for (auto &[group, future] : others) group->got = future.get();
 
-        for (const auto &[node, group] : groups) {
-            for (size_t j = 0; j < group.which.size(); ++j) {
-                const size_t i = group.which[j];
-                const auto &key = where.keys[i];
-                if (group.got[j] == 0) {
-                    results[i] = static_cast<int64_t>(key.size);
-                    continue;
-                }
-                results[i] = group.got[j];
-                // No second replica into the same buffer: a transfer Mooncake reports failed may
-                // still deliver late bytes into it (seen on a flapping link as foreign objects).
-                // The key stays a transient error; later reads skip the suspect node up front.
-                if (transfer_failed(group.got[j])) c.nodes.mark(node);
+    for (const auto &[node, group] : groups) {
+        for (size_t j = 0; j < group.which.size(); ++j) {
+            const size_t i = group.which[j];
+            const auto &key = where.keys[i];
+            if (group.got[j] == 0) {
+                results[i] = static_cast<int64_t>(key.size);
+                continue;
             }
+            results[i] = group.got[j];
+            // No second replica into the same buffer: a transfer Mooncake reports failed may
+            // still deliver late bytes into it (seen on a flapping link as foreign objects).
+            // The key stays a transient error; later reads skip the suspect node up front.
+            if (transfer_failed(group.got[j])) c.nodes.mark(node);
         }
     }
 }
@@ -541,7 +539,7 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
                 results[i] = KVT_ON_SUSPECT_NODES;
             }
         }
-        read_from_replicas(*client, ks, where, std::move(pending), std::move(choice), bufs, results);
+        read_from_replicas(*client, ks, where, pending, choice, bufs, results);
 
         if (!elsewhere.empty()) {
             std::vector<std::string> eks;

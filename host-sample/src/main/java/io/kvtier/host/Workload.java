@@ -260,9 +260,7 @@ final class Workload {
         }
 
         private void noteErrors(BatchResult result) {
-            if (result.summary().errors() > 0) {
-                ErrorGroup.count(result).forEach((group, n) -> errorsByKind.merge(group, n, Long::sum));
-            }
+            ErrorGroup.count(result).forEach((group, n) -> errorsByKind.merge(group, n, Long::sum));
         }
 
         synchronized void countStore(BatchResult result) {

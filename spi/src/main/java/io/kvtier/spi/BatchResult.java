@@ -80,7 +80,12 @@ public record BatchResult(List<KeyOutcome> outcomes, long newBytes) {
 
     /** The first per-key error message, or "" when no key failed. */
     public String firstError() {
-        return summary().firstError().map(KeyError::message).orElse("");
+        for (KeyOutcome outcome : outcomes) {
+            if (outcome.error().isPresent()) {
+                return outcome.error().get().message();
+            }
+        }
+        return "";
     }
 
     /** Counts of the batch's outcomes, so that a host need not walk every key. */

@@ -213,9 +213,7 @@ final class Operations {
             error(target, op, keyCount, "adapter answered " + result.size() + " results for " + keyCount + " keys");
             return null;
         }
-        if (result.summary().errors() > 0) {
-            ErrorGroup.count(result).forEach((group, n) -> error(target, op, n, group));
-        }
+        ErrorGroup.count(result).forEach((group, n) -> error(target, op, n, group));
         return result;
     }
 
