@@ -1,0 +1,126 @@
+// Every blocking connect() of the Mooncake code linked into the connector comes here
+// (-Wl,--wrap=connect, on the connector only).
+//
+// Why: Mooncake's TCP transport opens a connection per slice with a blocking connect() on the
+// caller's thread, with no timeout but the kernel's SYN retries (about two minutes), and submits a
+// batch's slices one after another. A storage node that went silent (partitioned, its link
+// down) so holds up every batch that has one replica on it, and not only that replica's transfer:
+// the keys behind it in the batch are never even sent. The master keeps placing new replicas on
+// the node until its client_ttl, so for those seconds every store batch stalls.
+//
+// What: a connect is bounded (kBound), and while an address has left a connect unanswered for
+// longer than kUnanswered, or its last connect timed out, further connects to it fail at once
+// with ETIMEDOUT, as Mooncake's transfer would have failed at the end of the kernel's retries.
+// One connect at a time still tries it, so the address is cleared as soon as it answers again.
+// Non-blocking connects (the master RPCs, asio's asynchronous ones) are passed through untouched.
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+
+extern "C" int __real_connect(int fd, const struct sockaddr *addr, socklen_t len);
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A host that answers completes a connect within a round trip. A lost SYN is sent again after
+// 1 s (the kernel's initial retransmission timeout), and again at 3 s: the bound lets one loss pass.
+constexpr auto kUnanswered = std::chrono::seconds(1);
+constexpr auto kBound = std::chrono::seconds(3);
+
+struct Peer {
+    std::multiset<Clock::time_point> connecting;  // start times of the connects in progress
+    bool silent = false;                          // its last connect timed out
+};
+
+std::mutex peers_mu;
+std::map<std::string, Peer> peers;  // by address and port, as bytes
+
+std::string peer_key(const struct sockaddr *addr, socklen_t len) {
+    if (addr->sa_family == AF_INET && len >= sizeof(sockaddr_in)) {
+        const auto *in = reinterpret_cast<const sockaddr_in *>(addr);
+        return std::string(reinterpret_cast<const char *>(&in->sin_addr), sizeof in->sin_addr) +
+               std::string(reinterpret_cast<const char *>(&in->sin_port), sizeof in->sin_port);
+    }
+    if (addr->sa_family == AF_INET6 && len >= sizeof(sockaddr_in6)) {
+        const auto *in6 = reinterpret_cast<const sockaddr_in6 *>(addr);
+        return std::string(reinterpret_cast<const char *>(&in6->sin6_addr), sizeof in6->sin6_addr) +
+               std::string(reinterpret_cast<const char *>(&in6->sin6_port), sizeof in6->sin6_port);
+    }
+    return {};
+}
+
+// connect() on a blocking socket, bounded by kBound; errno as connect() sets it, ETIMEDOUT at the bound.
+int bounded_connect(int fd, const struct sockaddr *addr, socklen_t len, int flags) {
+    if (fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) return __real_connect(fd, addr, len);
+    int rc = __real_connect(fd, addr, len);
+    if (rc < 0 && errno == EINPROGRESS) {
+        const auto deadline = Clock::now() + kBound;
+        while (true) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+            pollfd pfd{fd, POLLOUT, 0};
+            const int ready = poll(&pfd, 1, static_cast<int>(std::max<int64_t>(left.count(), 0)));
+            if (ready < 0 && errno == EINTR) continue;
+            if (ready < 0) {
+                rc = -1;
+            } else if (ready == 0) {
+                errno = ETIMEDOUT;
+                rc = -1;
+            } else {
+                int error = 0;
+                socklen_t size = sizeof error;
+                getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size);
+                errno = error;
+                rc = error == 0 ? 0 : -1;
+            }
+            break;
+        }
+    }
+    const int saved = errno;
+    fcntl(fd, F_SETFL, flags);
+    errno = saved;
+    return rc;
+}
+
+}  // namespace
+
+extern "C" int __wrap_connect(int fd, const struct sockaddr *addr, socklen_t len) {
+    const int flags = fcntl(fd, F_GETFL);
+    std::string key = addr == nullptr ? std::string() : peer_key(addr, len);
+    if (flags < 0 || (flags & O_NONBLOCK) || key.empty()) return __real_connect(fd, addr, len);
+
+    std::multiset<Clock::time_point>::iterator mine;
+    Peer *peer;
+    {
+        std::lock_guard<std::mutex> lock(peers_mu);
+        peer = &peers[key];  // std::map: the reference stays valid
+        const auto now = Clock::now();
+        if (!peer->connecting.empty() &&
+            (peer->silent || now - *peer->connecting.begin() > kUnanswered)) {
+            peer->silent = true;
+            errno = ETIMEDOUT;
+            return -1;
+        }
+        mine = peer->connecting.insert(now);
+    }
+    const int rc = bounded_connect(fd, addr, len, flags);
+    const int saved = errno;
+    {
+        std::lock_guard<std::mutex> lock(peers_mu);
+        peer->connecting.erase(mine);
+        // Refused or unreachable is an answer too: only silence makes an address silent.
+        peer->silent = rc < 0 && saved == ETIMEDOUT;
+    }
+    errno = saved;
+    return rc;
+}
