@@ -22,6 +22,11 @@
 //   testdouble_fail_once_keys=<k1,k2,...> the first per-key op on each of these keys yields
 //                                         TRANSFER_FAIL (-800), a transient code, with no
 //                                         effect; later ops on it behave normally.
+//   testdouble_late_bytes_keys=<k1,...>  the first read of each of these keys from its
+//                                         replica yields TRANSFER_FAIL, and the failed transfer
+//                                         still delivers: at the end of the client's next read
+//                                         call, 0xEE bytes land in that first read's buffer (as
+//                                         Mooncake's did on a flapping link).
 //   testdouble_master_down_while=<path>   while a file exists at <path>, the master is
 //                                         "down": health_check says unreachable and every
 //                                         key of every batch gets RPC_FAIL (-900).
@@ -189,6 +194,8 @@ ExpectedVoid RealClient::setup_internal(const ConfigDict &config) {
             }
         } else if (key == "testdouble_fail_once_keys") {
             for (auto &k : split_csv(value)) fail_once_keys_.insert(k);
+        } else if (key == "testdouble_late_bytes_keys") {
+            for (auto &k : split_csv(value)) late_bytes_keys_.insert(k);
         } else if (key == "testdouble_master_down_while") {
             master_down_while_ = value;
         } else if (key == "testdouble_nodes") {
@@ -383,9 +390,18 @@ std::vector<int64_t> RealClient::testdouble_read_from(const std::vector<std::str
                                                       const std::vector<void *> &buffers) {
     if (batch_prologue(kGet)) return std::vector<int64_t>(keys.size() + 1, kInternal);
     std::vector<int64_t> out(keys.size());
+    std::vector<LateBytes> failed_now;
     for (size_t i = 0; i < keys.size(); ++i) {
         wait_while_silent(nodes[i]);
         std::lock_guard<std::mutex> lock(store_->mu);
+        auto late = late_bytes_keys_.find(keys[i]);
+        if (late != late_bytes_keys_.end()) {
+            late_bytes_keys_.erase(late);
+            auto it = store_->objects.find(keys[i]);
+            failed_now.push_back({buffers[i], it == store_->objects.end() ? 0 : it->second.size()});
+            out[i] = kTransferFail;
+            continue;
+        }
         auto it = store_->objects.find(keys[i]);
         auto where = store_->replicas.find(keys[i]);
         if (it == store_->objects.end() || where == store_->replicas.end() ||
@@ -396,6 +412,9 @@ std::vector<int64_t> RealClient::testdouble_read_from(const std::vector<std::str
         std::memcpy(buffers[i], it->second.data(), it->second.size());
         out[i] = 0;
     }
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto &late : late_bytes_) std::memset(late.buffer, 0xEE, late.size);
+    late_bytes_ = std::move(failed_now);
     return out;
 }
 

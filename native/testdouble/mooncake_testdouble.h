@@ -155,6 +155,13 @@ class RealClient {
     std::vector<std::string> nodes_;  // written only during setup
     std::string silent_nodes_file_;   // written only during setup
     mutable std::unordered_set<std::string> fail_once_keys_;
+    // Guarded by store_->mu: read under it with the object.
+    std::unordered_set<std::string> late_bytes_keys_;
+    struct LateBytes {
+        void *buffer;
+        size_t size;
+    };
+    std::vector<LateBytes> late_bytes_;  // guarded by mu_: what the last read call's failed transfers deliver
 };
 
 }  // namespace mooncake

@@ -68,11 +68,21 @@ final class NativeBatches {
         if (batch.nativeCount() > 0) {
             try {
                 int[] indices = batch.nativeIndices();
-                long[] targets = staged ? StagingBuffer.forCurrentThread().layout(batch.sizes()) : batch.addresses();
-                rc = retry.apply(client.load(keys, indices, targets, batch.sizes()),
-                        again -> client.load(keys, pick(indices, again), pick(targets, again),
-                                pick(batch.sizes(), again)));
-                boolean copied = !staged || copyBetween(guard, targets, batch.addresses(), batch.sizes(), rc);
+                long[] sizes = batch.sizes();
+                long[] targets = staged ? StagingBuffer.forCurrentThread().layout(sizes) : batch.addresses();
+                long[] first = client.load(keys, indices, targets, sizes);
+                // A key asked again must not land where a failed transfer may still write.
+                boolean retired = retireStagingAfterAFailedTransfer(first);
+                rc = retry.apply(first, again -> {
+                    if (retired) {
+                        long[] fresh = StagingBuffer.forCurrentThread().layout(pick(sizes, again));
+                        for (int k = 0; k < again.length; k++) {
+                            targets[again[k]] = fresh[k];
+                        }
+                    }
+                    return client.load(keys, pick(indices, again), pick(targets, again), pick(sizes, again));
+                });
+                boolean copied = !staged || copyBetween(guard, targets, batch.addresses(), sizes, rc);
                 retireStagingAfterAFailedTransfer(rc);
                 if (!copied) {
                     return null; // the bytes stay in staging memory: the slices are no longer this batch's
@@ -84,16 +94,18 @@ final class NativeBatches {
         return results.loaded(keys, batch, rc);
     }
 
-    private void retireStagingAfterAFailedTransfer(long[] rc) {
+    /** @return whether {@code rc} has a failed transfer, after which this thread's staging memory was replaced */
+    private boolean retireStagingAfterAFailedTransfer(long[] rc) {
         if (!staged) {
-            return;
+            return false;
         }
         for (long code : rc) {
             if (code == MooncakeCodes.TRANSFER_FAIL) {
                 StagingBuffer.forCurrentThread().retire();
-                return;
+                return true;
             }
         }
+        return false;
     }
 
     /**

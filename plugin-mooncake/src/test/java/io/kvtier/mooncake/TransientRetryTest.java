@@ -62,6 +62,34 @@ class TransientRetryTest {
         assertThat(retries("reader")).isEqualTo(2);
     }
 
+    /**
+     * A failed transfer that still delivers its bytes afterwards (the double's late bytes: 0xEE
+     * into the failed read's buffer, at the end of the next read call, which is the retry): the
+     * retry reads the key into other staging memory, so the late bytes never reach L1.
+     */
+    @Test
+    void aLoadAskedAgainAfterAFailedTransferIsNotReachedByThatTransfersLateBytes() {
+        List<ObjectKey> keys = keys(0, 4);
+        OffHeapRegion src = new OffHeapRegion(4 * SIZE);
+        MooncakeStoreAdapter writer = TestDouble.create(TestDouble.provider(),
+                TestDouble.body("master_server_addr", master, "testdouble_nodes", "a,b", "replica_num", 2),
+                TestDouble.context("writer", metrics, Optional.empty()));
+        adapters.add(writer);
+        assertThat(await(writer.store(keys, filled(src, 4, 7))).allOk()).isTrue();
+
+        // One key: its failure makes its node suspect, and the retry reads the other replica.
+        String late = keys.get(1).wireString();
+        MooncakeStoreAdapter reader = TestDouble.create(TestDouble.provider(),
+                TestDouble.body("master_server_addr", master, "testdouble_late_bytes_keys", late),
+                TestDouble.context("reader", metrics, Optional.empty()));
+        adapters.add(reader);
+        OffHeapRegion dst = new OffHeapRegion(4 * SIZE);
+        BatchResult loaded = await(reader.load(keys, empty(dst, 4)));
+        assertThat(loaded.results()).containsOnly(KeyResult.OK);
+        assertThat(retries("reader")).isEqualTo(1);
+        assertThat(dst.read(0, 4 * SIZE)).isEqualTo(src.read(0, 4 * SIZE));
+    }
+
     @Test
     void aLookupAsksOnceMoreForTheKeysWithATransientCode() {
         List<ObjectKey> keys = keys(0, 2);
