@@ -13,6 +13,13 @@
 // with ETIMEDOUT, as Mooncake's transfer would have failed at the end of the kernel's retries.
 // One connect at a time still tries it, so the address is cleared as soon as it answers again.
 // Non-blocking connects (the master RPCs, asio's asynchronous ones) are passed through untouched.
+//
+// And a connection made here closes without TIME_WAIT (SO_LINGER 0): Mooncake closes it once the
+// peer's status frame came, so nothing is left to deliver, and at one connection per slice the
+// TIME_WAITs of a busy client (about 1000 a second, each kept 60 s) exhaust the ephemeral ports
+// towards a node within a minute. The kernel then searches the port range at every connect, and
+// throughput falls to a third until they expire: the 60 s oscillation seen on a bridge (not on
+// loopback, where the kernel reuses TIME_WAIT ports by default, tcp_tw_reuse = 2).
 
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -115,6 +122,10 @@ extern "C" int __wrap_connect(int fd, const struct sockaddr *addr, socklen_t len
     }
     const int rc = bounded_connect(fd, addr, len, flags);
     const int saved = errno;
+    if (rc == 0) {
+        const linger abort_on_close{1, 0};
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort_on_close, sizeof abort_on_close);
+    }
     {
         std::lock_guard<std::mutex> lock(peers_mu);
         peer->connecting.erase(mine);

@@ -49,8 +49,10 @@ final class NativeBatches {
                         return null; // the deadline came first: the slices are no longer this batch's
                     }
                 }
+                // A failed write keeps its staging memory: late bytes can only flow out of it, into
+                // a replica Mooncake revoked. Retiring it would pin a batch's bytes per failed
+                // store for 90 s (gigabytes while a node is cut, and allocation stalls after).
                 rc = client.store(keys, batch.nativeIndices(), sources, batch.sizes(), replicas);
-                retireStagingAfterAFailedTransfer(rc);
             } finally {
                 batch.releaseSlices();
             }

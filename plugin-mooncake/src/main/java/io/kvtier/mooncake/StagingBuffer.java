@@ -32,7 +32,7 @@ final class StagingBuffer {
     }
 
     /**
-     * After a call in which Mooncake reported a transfer failed (TRANSFER_FAIL): that transfer may
+     * After a load in which Mooncake reported a transfer failed (TRANSFER_FAIL): that transfer may
      * still deliver bytes into this buffer (seen on a flapping link), so the thread's next batch
      * gets a fresh one and this one is kept, unused, until no transfer can touch it.
      */
