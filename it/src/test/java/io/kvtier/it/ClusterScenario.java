@@ -11,10 +11,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -52,7 +54,14 @@ final class ClusterScenario {
     private static final Pattern ERROR_COUNT = Pattern.compile("=(\\d+)");
 
     enum Fault {
-        NONE, PARTITION_NODE, ONEWAY_NODE_IN, ONEWAY_NODE_OUT, FLAP_NODE, PAUSE_NODE, KILL_NODE, PARTITION_MASTER;
+        NONE, PARTITION_NODE, ONEWAY_NODE_IN, ONEWAY_NODE_OUT, FLAP_NODE, PAUSE_NODE, KILL_NODE, PARTITION_MASTER,
+        /**
+         * Rounds of before + during + after, each with one fault of {@link #DRAWN} (each as often,
+         * in a random order), on a random node.
+         */
+        RANDOM;
+
+        static final List<Fault> DRAWN = List.of(PARTITION_NODE, FLAP_NODE, KILL_NODE, PAUSE_NODE, PARTITION_MASTER);
 
         int host() {
             return this == PARTITION_MASTER ? MASTER : FAULTED_NODE;
@@ -65,20 +74,28 @@ final class ClusterScenario {
      * @param batchTimeoutMs the mooncake_store option {@code batch_timeout_ms} given to kvtier
      *                       (a warning where the option does not exist yet)
      * @param flapPeriod     for FLAP_NODE: cut this long, heal this long, and so on
+     * @param rounds         for RANDOM: how many rounds (one fault each); 1 otherwise
      */
     record Plan(String name, Fault fault, int replicas, Duration before, Duration during, Duration after,
                 Duration flapPeriod, long batchTimeoutMs, List<Client> clients, int threads, int batch, int chunkSize,
-                int keys) {
+                int keys, int rounds) {
         static Plan of(String name, Fault fault, int replicas, long batchTimeoutMs, Client... clients) {
             return new Plan(name, fault, replicas, Duration.ofSeconds(15), Duration.ofSeconds(20), Duration.ofSeconds(15),
-                    Duration.ofSeconds(5), batchTimeoutMs, List.of(clients), 4, 8, 256 << 10, 1024);
+                    Duration.ofSeconds(5), batchTimeoutMs, List.of(clients), 4, 8, 256 << 10, 1024, 1);
         }
 
         Plan withPhases(Duration before, Duration during, Duration after) {
             return new Plan(name, fault, replicas, before, during, after, flapPeriod, batchTimeoutMs, clients, threads,
-                    batch, chunkSize, keys);
+                    batch, chunkSize, keys, rounds);
+        }
+
+        Duration round() {
+            return before.plus(during).plus(after);
         }
     }
+
+    /** One fault as it was made: from {@code at} to {@code healAt}, seconds of the runner's clock. */
+    record Episode(Fault fault, int host, double at, double healAt) {}
 
     /**
      * One progress line; {@code at} is seconds since the runner started the clients. Batches per
@@ -107,7 +124,7 @@ final class ClusterScenario {
 
     /** @param loadAverage the machine's 1-minute load average at the start and the end (other work skews the figures) */
     record Result(Plan plan, double faultAt, double healAt, double endAt, Map<Client, ClientResult> clients,
-                  String loadAverage) {
+                  String loadAverage, List<Episode> episodes) {
         ClientResult client(Client client) {
             return clients.get(client);
         }
@@ -129,8 +146,30 @@ final class ClusterScenario {
                     windows.append(String.format(" %.0f/%.0f", r.mean(from, from + 5), r.batches(from, from + 5)));
                 }
                 lines.add(windows.toString());
+                if (plan.fault() == Fault.RANDOM) {
+                    episodes.forEach(e -> lines.add(episodeLine(client, r, e)));
+                }
             });
             return lines;
+        }
+
+        /** A RANDOM round's figures: before is the 15 s before the fault, recovery as for one fault. */
+        private String episodeLine(Client client, ClientResult r, Episode e) {
+            double before = r.mean(e.at() - 15, e.at());
+            long longest = r.seconds().stream().filter(s -> s.at() >= e.at() && s.at() < e.healAt() + plan.after().toSeconds())
+                    .mapToLong(s -> Math.max(s.waitMaxMs(), s.waitingMs())).max().orElse(0);
+            Double recovery = null;
+            for (Second s : r.seconds()) {
+                if (s.at() >= e.healAt() && r.mean(s.at(), s.at() + 3) >= 0.8 * before) {
+                    recovery = s.at() - e.healAt();
+                    break;
+                }
+            }
+            return String.format("[cluster] %s, %s: %s on host %d at %.0f-%.0f s: longest wait %d ms; OK MB/s before %.0f, "
+                            + "during %.0f (from 5 s after the fault); back to 80%% %s after the heal", plan.name(),
+                    client.name().toLowerCase(), e.fault().name().toLowerCase().replace('_', '-'), e.host(), e.at(), e.healAt(),
+                    longest, before, r.mean(e.at() + 5, e.healAt()),
+                    recovery == null ? "never" : String.format("%.0f s", recovery));
         }
     }
 
@@ -141,6 +180,9 @@ final class ClusterScenario {
     private final Plan plan;
     private final Path logs;
     private long startNanos;
+    private String master;
+    /** The storage node on each node host; a killed one is started anew at its heal. */
+    private final Map<Integer, Process> nodes = new TreeMap<>();
 
     private ClusterScenario(Cluster cluster, Plan plan, Path logs) {
         this.cluster = cluster;
@@ -157,10 +199,9 @@ final class ClusterScenario {
     }
 
     private Result run() throws Exception {
-        String master = cluster.startMaster(MASTER);
-        List<Process> nodes = new ArrayList<>();
+        master = cluster.startMaster(MASTER);
         for (int host = 1; host <= NODES; host++) {
-            nodes.add(startNode(host, master));
+            nodes.put(host, startNode(host, master));
         }
         Map<Client, Running> clients = new EnumMap<>(Client.class);
         String loadAtStart = loadAverage();
@@ -173,14 +214,31 @@ final class ClusterScenario {
             awaitFirstLine(r);
         }
         double begin = now();
-        double faultAt = begin + plan.before().toMillis() / 1000.0;
-        sleepUntil(faultAt);
-        faultAt = now();
-        inflict();
-        sleepUntil(faultAt + plan.during().toMillis() / 1000.0);
-        double healAt = now();
-        heal();
-        sleepUntil(healAt + plan.after().toMillis() / 1000.0);
+        List<Episode> episodes = new ArrayList<>();
+        Random draw = new Random();
+        List<Fault> drawn = new ArrayList<>();
+        for (int round = 0; round < plan.rounds(); round++) {
+            drawn.add(Fault.DRAWN.get(round % Fault.DRAWN.size()));
+        }
+        Collections.shuffle(drawn, draw);
+        for (int round = 0; round < plan.rounds(); round++) {
+            Fault fault = plan.fault();
+            int host = fault.host();
+            if (fault == Fault.RANDOM) {
+                fault = drawn.get(round);
+                host = fault == Fault.PARTITION_MASTER ? MASTER : 1 + draw.nextInt(NODES);
+            }
+            sleepUntil(begin + round * plan.round().toMillis() / 1000.0 + plan.before().toMillis() / 1000.0);
+            double at = now();
+            inflict(fault, host);
+            sleepUntil(at + plan.during().toMillis() / 1000.0);
+            double healAt = now();
+            heal(fault, host);
+            episodes.add(new Episode(fault, host, at, healAt));
+            sleepUntil(healAt + plan.after().toMillis() / 1000.0);
+        }
+        double faultAt = episodes.get(0).at();
+        double healAt = episodes.get(episodes.size() - 1).healAt();
         double endAt = now();
         Map<Client, ClientResult> results = new EnumMap<>(Client.class);
         for (Running r : clients.values()) {
@@ -189,10 +247,10 @@ final class ClusterScenario {
         for (Running r : clients.values()) {
             results.put(r.client(), result(r, begin, faultAt, healAt, endAt));
         }
-        for (Process node : nodes) {
+        for (Process node : nodes.values()) {
             node.getOutputStream().close();
         }
-        return new Result(plan, faultAt, healAt, endAt, results, loadAtStart + " to " + loadAverage());
+        return new Result(plan, faultAt, healAt, endAt, results, loadAtStart + " to " + loadAverage(), episodes);
     }
 
     private static String loadAverage() throws IOException {
@@ -213,7 +271,7 @@ final class ClusterScenario {
 
     private Running start(Client client, String master) throws IOException {
         List<String> command = new ArrayList<>();
-        long duration = plan.before().plus(plan.during()).plus(plan.after()).toSeconds() + 120; // ended by stop()
+        long duration = plan.round().toSeconds() * plan.rounds() + 120; // ended by stop()
         if (client == Client.KVTIER) {
             String declaration = "{\"name\":\"kvtier\",\"type\":\"mooncake_store\",\"local_hostname\":\""
                     + cluster.address(KVTIER_HOST) + "\",\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\""
@@ -284,10 +342,9 @@ final class ClusterScenario {
         }
     }
 
-    private void inflict() throws IOException, InterruptedException {
-        int host = plan.fault().host();
-        switch (plan.fault()) {
-            case NONE -> { }
+    private void inflict(Fault fault, int host) throws IOException, InterruptedException {
+        switch (fault) {
+            case NONE, RANDOM -> { }
             case PARTITION_NODE, PARTITION_MASTER -> cluster.partition(host);
             case ONEWAY_NODE_IN -> cluster.oneway(host, Cluster.Direction.IN);
             case ONEWAY_NODE_OUT -> cluster.oneway(host, Cluster.Direction.OUT);
@@ -297,10 +354,15 @@ final class ClusterScenario {
         }
     }
 
-    private void heal() throws IOException, InterruptedException {
-        int host = plan.fault().host();
-        switch (plan.fault()) {
-            case NONE, KILL_NODE -> { }
+    private void heal(Fault fault, int host) throws IOException, InterruptedException {
+        switch (fault) {
+            case NONE, RANDOM -> { }
+            // One kill, and the others: in rounds, a killed node comes back (a node restarted empty).
+            case KILL_NODE -> {
+                if (plan.fault() == Fault.RANDOM) {
+                    nodes.put(host, startNode(host, master));
+                }
+            }
             case PAUSE_NODE -> cluster.signal(host, "CONT");
             default -> cluster.heal(host);
         }
@@ -398,13 +460,13 @@ final class ClusterScenario {
     public static void main(String[] args) throws Exception {
         if (args.length < 1 || args.length % 2 != 1) {
             System.err.println("usage: scenario none|partition-node|oneway-node-in|oneway-node-out|flap-node|pause-node|"
-                    + "kill-node|partition-master [--replicas R] [--before S] [--during S] [--after S] [--flap S] "
-                    + "[--batch-timeout-ms MS] [--clients kvtier,raw] [--logs DIR]");
+                    + "kill-node|partition-master|random [--replicas R] [--before S] [--during S] [--after S] [--flap S] "
+                    + "[--batch-timeout-ms MS] [--clients kvtier,raw] [--rounds N (random)] [--logs DIR]");
             System.exit(2);
         }
         Fault fault = Fault.valueOf(args[0].toUpperCase().replace('-', '_'));
         Map<String, String> options = new LinkedHashMap<>(Map.of("--replicas", "2", "--before", "15", "--during", "20",
-                "--after", "15", "--flap", "5", "--batch-timeout-ms", "2000", "--clients", "kvtier,raw",
+                "--after", "15", "--flap", "5", "--batch-timeout-ms", "2000", "--clients", "kvtier,raw", "--rounds", "1",
                 "--logs", Files.createTempDirectory("kvtier-scenario-").toString()));
         for (int i = 1; i < args.length; i += 2) {
             if (!options.containsKey(args[i])) {
@@ -422,7 +484,8 @@ final class ClusterScenario {
                 Duration.ofSeconds(Long.parseLong(options.get("--during"))),
                 Duration.ofSeconds(Long.parseLong(options.get("--after"))),
                 Duration.ofSeconds(Long.parseLong(options.get("--flap"))),
-                Long.parseLong(options.get("--batch-timeout-ms")), clients, 4, 8, 256 << 10, 1024);
+                Long.parseLong(options.get("--batch-timeout-ms")), clients, 4, 8, 256 << 10, 1024,
+                Integer.parseInt(options.get("--rounds")));
         Result result = run(plan, Path.of(options.get("--logs")));
         result.lines().forEach(System.out::println);
         System.out.println("[cluster] logs in " + options.get("--logs"));
