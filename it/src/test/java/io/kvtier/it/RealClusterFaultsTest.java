@@ -64,6 +64,10 @@ class RealClusterFaultsTest {
         SoftAssertions soft = new SoftAssertions();
         bounded(soft, r);
         soft.assertThat(r.missingAfterFault()).as("keys reported missing: every key has a healthy replica").isZero();
+        // The target is 70%; measured 75-119% in three runs (40-45% before connects to the
+        // cut node failed fast). Half keeps a margin for a loaded machine and still tells them apart.
+        soft.assertThat(r.during()).as("OK MB/s from 5 s after the cut, against %.0f before", r.before())
+                .isGreaterThanOrEqualTo(0.5 * r.before());
         comesBackAfterTheHeal(soft, r);
         soft.assertAll();
     }
