@@ -47,6 +47,12 @@ final class SoakProgress {
             line.append("  errors ").append(errors.isEmpty() ? "0" : errors.toString());
             line.append(String.format("  wait max %d ms  waiting %d ms", target.waits.takeIntervalLongestNanos() / 1_000_000,
                     target.waits.oldestInFlightNanos(now) / 1_000_000));
+            OpStats.Snapshot loads = current.get(Op.LOAD);
+            if (loads.corrupted() > 0) {
+                // So far, not per interval: the second a count first grows places the corruption in time.
+                line.append(String.format("  corrupted %d (stale %d, foreign %d)", loads.corrupted(), loads.stale(),
+                        loads.foreign()));
+            }
             if (!target.healthy) {
                 line.append("  UNHEALTHY");
             }
