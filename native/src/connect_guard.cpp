@@ -26,9 +26,9 @@
 #include <poll.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <map>
 #include <mutex>
 #include <set>
@@ -73,24 +73,20 @@ int bounded_connect(int fd, const struct sockaddr *addr, socklen_t len, int flag
     int rc = __real_connect(fd, addr, len);
     if (rc < 0 && errno == EINPROGRESS) {
         const auto deadline = Clock::now() + kBound;
-        while (true) {
+        int ready;
+        do {
             const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
             pollfd pfd{fd, POLLOUT, 0};
-            const int ready = poll(&pfd, 1, static_cast<int>(std::max<int64_t>(left.count(), 0)));
-            if (ready < 0 && errno == EINTR) continue;
-            if (ready < 0) {
-                rc = -1;
-            } else if (ready == 0) {
-                errno = ETIMEDOUT;
-                rc = -1;
-            } else {
-                int error = 0;
-                socklen_t size = sizeof error;
-                getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size);
-                errno = error;
-                rc = error == 0 ? 0 : -1;
-            }
-            break;
+            ready = poll(&pfd, 1, static_cast<int>(std::max<int64_t>(left.count(), 0)));
+        } while (ready < 0 && errno == EINTR);
+        if (ready == 0) {
+            errno = ETIMEDOUT;
+        } else if (ready > 0) {
+            int error = 0;
+            socklen_t size = sizeof error;
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size);
+            errno = error;
+            rc = error == 0 ? 0 : -1;
         }
     }
     const int saved = errno;

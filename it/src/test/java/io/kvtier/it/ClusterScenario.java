@@ -120,6 +120,22 @@ final class ClusterScenario {
             return seconds.stream().filter(s -> s.at() >= from && s.at() < to).mapToDouble(Second::opsPerSecond)
                     .average().orElse(0);
         }
+
+        /** The longest wait in [from, to): of a batch that completed, or of the oldest still in flight. */
+        long longestWaitMs(double from, double to) {
+            return seconds.stream().filter(s -> s.at() >= from && s.at() < to)
+                    .mapToLong(s -> Math.max(s.waitMaxMs(), s.waitingMs())).max().orElse(0);
+        }
+
+        /** Seconds from {@code healAt} until a 3 s mean is again 80% of {@code before}; null if never. */
+        Double secondsToRecover(double healAt, double before) {
+            for (Second s : seconds) {
+                if (s.at() >= healAt && mean(s.at(), s.at() + 3) >= 0.8 * before) {
+                    return s.at() - healAt;
+                }
+            }
+            return null;
+        }
     }
 
     /** @param loadAverage the machine's 1-minute load average at the start and the end (other work skews the figures) */
@@ -156,15 +172,8 @@ final class ClusterScenario {
         /** A RANDOM round's figures: before is the 15 s before the fault, recovery as for one fault. */
         private String episodeLine(Client client, ClientResult r, Episode e) {
             double before = r.mean(e.at() - 15, e.at());
-            long longest = r.seconds().stream().filter(s -> s.at() >= e.at() && s.at() < e.healAt() + plan.after().toSeconds())
-                    .mapToLong(s -> Math.max(s.waitMaxMs(), s.waitingMs())).max().orElse(0);
-            Double recovery = null;
-            for (Second s : r.seconds()) {
-                if (s.at() >= e.healAt() && r.mean(s.at(), s.at() + 3) >= 0.8 * before) {
-                    recovery = s.at() - e.healAt();
-                    break;
-                }
-            }
+            long longest = r.longestWaitMs(e.at(), e.healAt() + plan.after().toSeconds());
+            Double recovery = r.secondsToRecover(e.healAt(), before);
             return String.format("[cluster] %s, %s: %s on host %d at %.0f-%.0f s: longest wait %d ms; OK MB/s before %.0f, "
                             + "during %.0f (from 5 s after the fault); back to 80%% %s after the heal", plan.name(),
                     client.name().toLowerCase(), e.fault().name().toLowerCase().replace('_', '-'), e.host(), e.at(), e.healAt(),
@@ -217,10 +226,12 @@ final class ClusterScenario {
         List<Episode> episodes = new ArrayList<>();
         Random draw = new Random();
         List<Fault> drawn = new ArrayList<>();
-        for (int round = 0; round < plan.rounds(); round++) {
-            drawn.add(Fault.DRAWN.get(round % Fault.DRAWN.size()));
+        if (plan.fault() == Fault.RANDOM) {
+            for (int round = 0; round < plan.rounds(); round++) {
+                drawn.add(Fault.DRAWN.get(round % Fault.DRAWN.size()));
+            }
+            Collections.shuffle(drawn, draw);
         }
-        Collections.shuffle(drawn, draw);
         for (int round = 0; round < plan.rounds(); round++) {
             Fault fault = plan.fault();
             int host = fault.host();
@@ -357,7 +368,7 @@ final class ClusterScenario {
     private void heal(Fault fault, int host) throws IOException, InterruptedException {
         switch (fault) {
             case NONE, RANDOM -> { }
-            // One kill, and the others: in rounds, a killed node comes back (a node restarted empty).
+            // The kill-node scenario measures a node that stays dead; in rounds it comes back, empty.
             case KILL_NODE -> {
                 if (plan.fault() == Fault.RANDOM) {
                     nodes.put(host, startNode(host, master));
@@ -431,13 +442,7 @@ final class ClusterScenario {
         double before = partial.mean(begin + WARM_UP, faultAt);
         double during = partial.mean(faultAt + 5, healAt);
         double after = partial.mean(healAt + 10, endAt);
-        Double recovery = null;
-        for (Second s : seconds) {
-            if (s.at() >= healAt && partial.mean(s.at(), s.at() + 3) >= 0.8 * before) {
-                recovery = s.at() - healAt;
-                break;
-            }
-        }
+        Double recovery = partial.secondsToRecover(healAt, before);
         return new ClientResult(r.client(), seconds, longest, errors, byOperation, corrupted, lost, missingAfterFault,
                 before, during, after, recovery, endedHow);
     }

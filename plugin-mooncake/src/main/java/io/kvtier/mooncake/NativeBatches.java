@@ -82,10 +82,12 @@ final class NativeBatches {
                             targets[again[k]] = fresh[k];
                         }
                     }
-                    return client.load(keys, pick(indices, again), pick(targets, again), pick(sizes, again));
+                    long[] second = client.load(keys, pick(indices, again), pick(targets, again), pick(sizes, again));
+                    // Only the second answers: the first ones' failures retired their memory already.
+                    retireStagingAfterAFailedTransfer(second);
+                    return second;
                 });
                 boolean copied = !staged || copyBetween(guard, targets, batch.addresses(), sizes, rc);
-                retireStagingAfterAFailedTransfer(rc);
                 if (!copied) {
                     return null; // the bytes stay in staging memory: the slices are no longer this batch's
                 }
