@@ -1,5 +1,5 @@
 /*
- * kvtier Mooncake connector: a thin, synchronous C ABI over one mooncake::RealClient.
+ * kvtier Mooncake connector: a thin, synchronous C ABI over mooncake::RealClient.
  *
  * Bound from Java with JNR-FFI (io.kvtier.mooncake.MooncakeNative). Every function is
  * noexcept at the boundary: C++ exceptions are caught inside and turned into a return
@@ -34,7 +34,7 @@ typedef struct kvt_client kvt_client;
 /* The version of this ABI. It changes whenever a function's signature or meaning changes. The
  * Java binding binds kvt_abi_version alone first and refuses a library of another version
  * before binding anything else: a call through a stale signature would crash the JVM. */
-#define KVT_ABI_VERSION 3
+#define KVT_ABI_VERSION 4
 
 /* Returns KVT_ABI_VERSION as this library was built. */
 int32_t kvt_abi_version(void);
@@ -48,7 +48,14 @@ const char *kvt_last_error(void);
  * return 0. Call it before the first kvt_create to catch setup's lines too. */
 int32_t kvt_log_to_file(const char *path);
 
-/* RealClient::create() + setup_internal(ConfigDict{keys[i] -> values[i]}); then every later
+/* The most native clients one kvt_client drives. */
+#define KVT_MAX_NATIVE_CLIENTS 64
+
+/* native_clients (1 to KVT_MAX_NATIVE_CLIENTS) times RealClient::create() + setup_internal: the
+ * first with ConfigDict{keys[i] -> values[i]}, the others with the same but no segment
+ * (global_segment_size 0), no IPC socket, HTTP server or SSD offload, and local_hostname without
+ * a port. Store and load split every batch into runs, one per native client (a load's per storage
+ * node), transferred all at once; lookups and deletes take the clients in turn. Then every later
  * RPC of this client to its master is bounded by rpc_timeout_ms (> 0). The environment is never
  * changed, so setup's own first request to the master is bounded by Mooncake's default (30 s) or
  * by MC_RPC_TIMEOUT_MS / MC_RPC_CONNECT_TIMEOUT_MS as the process was started with.
@@ -56,7 +63,7 @@ int32_t kvt_log_to_file(const char *path);
  * or whose read failed with a transfer error, becomes suspect (see kvt_load, kvt_nodes).
  * Returns NULL on failure; kvt_last_error() says why. */
 kvt_client *kvt_create(const char *const *keys, const char *const *values, int32_t n,
-                       int32_t rpc_timeout_ms, int32_t suspect_after_ms);
+                       int32_t rpc_timeout_ms, int32_t suspect_after_ms, int32_t native_clients);
 
 /* Tears the client down (tearDownAll) and frees it. NULL is ignored. */
 void kvt_destroy(kvt_client *client);

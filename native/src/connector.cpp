@@ -8,6 +8,7 @@
 #include "kvtier_mooncake.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdint>
@@ -257,11 +258,69 @@ class NodeTable {
     size_t rotation_ = 0;
 };
 
+// Runs body(0) .. body(parts - 1), every part but the first on a thread of its own, and returns
+// once all have returned (they share the caller's stack); then rethrows the first failure.
+template <class Body>
+void in_parallel(size_t parts, Body &&body) {
+    std::vector<std::future<void>> others;
+    for (size_t p = 1; p < parts; ++p)
+        others.push_back(std::async(std::launch::async, [&body, p] { body(p); }));
+    std::exception_ptr failure;
+    try {
+        body(0);
+    } catch (...) {
+        failure = std::current_exception();
+    }
+    for (auto &other : others) {
+        try {
+            other.get();
+        } catch (...) {
+            if (!failure) failure = std::current_exception();
+        }
+    }
+    if (failure) std::rethrow_exception(failure);
+}
+
+// Part p of n items cut into `parts` runs of nearly equal length: [first, last).
+std::pair<size_t, size_t> run_of(size_t p, size_t n, size_t parts) {
+    return {p * n / parts, (p + 1) * n / parts};
+}
+
+template <class T>
+std::vector<T> items(const std::vector<T> &all, std::pair<size_t, size_t> run) {
+    return std::vector<T>(all.begin() + run.first, all.begin() + run.second);
+}
+
+// The setup of a further stripe: a client of the same master that contributes no storage and
+// serves nothing of its own (the first client holds the segment, the IPC socket, the HTTP status
+// port and SSD offload), at this host's address with a handshake port of its own.
+mooncake::ConfigDict further_stripe(mooncake::ConfigDict config) {
+    config["global_segment_size"] = "0";
+    for (const char *key : {"ipc_socket_path", "enable_client_http_server", "client_http_port",
+                            "enable_ssd_offload", "ssd_offload_path"})
+        config.erase(key);
+    auto host = config.find("local_hostname");
+    if (host != config.end()) {
+        const std::string &name = host->second;
+        const size_t colon = name.rfind(':');
+        const bool has_port = colon != std::string::npos && colon + 1 < name.size() &&
+                              name.find_first_not_of("0123456789", colon + 1) == std::string::npos &&
+                              (name.find(':') == colon || name[colon - 1] == ']');
+        if (has_port) host->second = name.substr(0, colon);
+    }
+    return config;
+}
+
 }  // namespace
 
 struct kvt_client {
     explicit kvt_client(int64_t suspect_after_ms) : nodes(suspect_after_ms) {}
-    std::shared_ptr<mooncake::RealClient> client;
+    // Native Mooncake clients of one master, each with a transfer engine of its own (its own I/O
+    // thread and connections): a batch's transfers are split across them, so more are in flight
+    // than one client keeps. The first also answers health checks and probes, and reads objects
+    // kept outside memory.
+    std::vector<std::shared_ptr<mooncake::RealClient>> stripes;
+    std::atomic<size_t> turn{0};  // lookups and deletes take the stripes in turn
     // globalConfig().max_mr_size read once right after setup (as LMCache does): the L1
     // block size must not change under registrations made with it.
     uint64_t max_mr_size = 0;
@@ -270,8 +329,12 @@ struct kvt_client {
 
 namespace {
 mooncake::RealClient &require_client(kvt_client *c) {
-    if (c == nullptr || !c->client) bad_argument("client is null");
-    return *c->client;
+    if (c == nullptr || c->stripes.empty()) bad_argument("client is null");
+    return *c->stripes[0];
+}
+
+mooncake::RealClient &next_stripe(kvt_client &c) {
+    return *c.stripes[c.turn.fetch_add(1, std::memory_order_relaxed) % c.stripes.size()];
 }
 }  // namespace
 
@@ -288,9 +351,31 @@ KVT_EXPORT int32_t kvt_log_to_file(const char *path) {
     });
 }
 
+namespace {
+// One RealClient set up with `config`; `which` names it in an error when there are several.
+std::shared_ptr<mooncake::RealClient> set_up(const mooncake::ConfigDict &config,
+                                             const std::string &which,
+                                             std::chrono::milliseconds rpc_timeout) {
+    auto client = create_keeping_sigmask();
+    if (!client) throw KvtError(kFailed, "Failed to create mooncake RealClient" + which);
+    auto setup = client->setup_internal(config);
+    if (!setup) {
+        const auto code = setup.error();
+        std::string msg = "Mooncake setup_internal failed" + which + ": " +
+                          std::string(mooncake::toString(code)) + " (" +
+                          std::to_string(static_cast<int>(code)) + ")";
+        const std::string detail = kvt_shim::setup_failure_detail(*client);
+        if (!detail.empty()) msg += ": " + detail;
+        throw KvtError(kFailed, msg);  // the RealClient destructor cleans up
+    }
+    kvt_shim::set_master_rpc_timeout(*client, rpc_timeout);
+    return client;
+}
+}  // namespace
+
 KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *values,
                                   int32_t n, int32_t rpc_timeout_ms,
-                                  int32_t suspect_after_ms) {
+                                  int32_t suspect_after_ms, int32_t native_clients) {
     kvt_client *out = nullptr;
     guarded("kvt_create", [&]() -> int32_t {
         if (n < 0) bad_argument("n must be >= 0, got " + std::to_string(n));
@@ -298,6 +383,9 @@ KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *va
             bad_argument("rpc_timeout_ms must be > 0, got " + std::to_string(rpc_timeout_ms));
         if (suspect_after_ms <= 0)
             bad_argument("suspect_after_ms must be > 0, got " + std::to_string(suspect_after_ms));
+        if (native_clients < 1 || native_clients > KVT_MAX_NATIVE_CLIENTS)
+            bad_argument("native_clients must be 1 to " + std::to_string(KVT_MAX_NATIVE_CLIENTS) +
+                         ", got " + std::to_string(native_clients));
         if (n > 0 && (keys == nullptr || values == nullptr))
             bad_argument("config keys or values is null");
         mooncake::ConfigDict config;
@@ -313,21 +401,13 @@ KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *va
 
         std::lock_guard<std::mutex> creating(g_create_mutex);
         auto handle = std::make_unique<kvt_client>(suspect_after_ms);
-        handle->client = create_keeping_sigmask();
-        if (!handle->client) throw KvtError(kFailed, "Failed to create mooncake RealClient");
-
-        auto setup = handle->client->setup_internal(config);
-        if (!setup) {
-            const auto code = setup.error();
-            std::string msg = "Mooncake setup_internal failed: " +
-                              std::string(mooncake::toString(code)) + " (" +
-                              std::to_string(static_cast<int>(code)) + ")";
-            const std::string detail = kvt_shim::setup_failure_detail(*handle->client);
-            if (!detail.empty()) msg += ": " + detail;
-            throw KvtError(kFailed, msg);  // the RealClient destructor cleans up
-        }
-        kvt_shim::set_master_rpc_timeout(*handle->client,
-                                         std::chrono::milliseconds(rpc_timeout_ms));
+        const std::chrono::milliseconds rpc_timeout(rpc_timeout_ms);
+        handle->stripes.push_back(set_up(config, "", rpc_timeout));
+        const auto further = further_stripe(config);
+        for (int32_t s = 1; s < native_clients; ++s)
+            handle->stripes.push_back(set_up(further, " for native client " + std::to_string(s + 1) +
+                                                          " of " + std::to_string(native_clients),
+                                             rpc_timeout));
         handle->max_mr_size = mooncake::globalConfig().max_mr_size;
         out = handle.release();
         return 0;
@@ -339,9 +419,9 @@ KVT_EXPORT void kvt_destroy(kvt_client *client) {
     if (client == nullptr) return;
     guarded("kvt_destroy", [&]() -> int32_t {
         std::unique_ptr<kvt_client> owned(client);
-        if (owned->client) {
-            const int rc = owned->client->tearDownAll();
-            if (rc != 0)  // still freed: there is nothing the caller could retry
+        for (const auto &stripe : owned->stripes) {
+            const int rc = stripe->tearDownAll();
+            if (rc != 0 && g_last_error.empty())  // still freed: there is nothing the caller could retry
                 g_last_error = "Mooncake tearDownAll returned " + std::to_string(rc);
         }
         return 0;
@@ -357,30 +437,43 @@ KVT_EXPORT int32_t kvt_max_mr_size(kvt_client *client, uint64_t *out) {
     });
 }
 
+namespace {
+int unregister_from(mooncake::RealClient &stripe, uint64_t addr) {
+    return stripe.unregister_buffer(reinterpret_cast<void *>(static_cast<uintptr_t>(addr)));
+}
+}  // namespace
+
+// With every stripe: each one's transfer engine reads and writes registered memory on its own.
 KVT_EXPORT int32_t kvt_register_buffer(kvt_client *client, uint64_t addr, uint64_t len) {
     return guarded("kvt_register_buffer", [&]() -> int32_t {
-        auto &c = require_client(client);
+        require_client(client);
         if (addr == 0) bad_argument("register_buffer: address is null");
         if (len == 0) bad_argument("register_buffer: length is 0");
-        const int rc = c.register_buffer(reinterpret_cast<void *>(static_cast<uintptr_t>(addr)),
-                                         static_cast<size_t>(len));
-        if (rc != 0)
-            throw KvtError(rc < 0 ? rc : kFailed,
-                           "Mooncake register_buffer(" + std::to_string(addr) + ", " +
-                               std::to_string(len) + ") returned " + std::to_string(rc));
+        for (size_t s = 0; s < client->stripes.size(); ++s) {
+            const int rc = client->stripes[s]->register_buffer(
+                reinterpret_cast<void *>(static_cast<uintptr_t>(addr)), static_cast<size_t>(len));
+            if (rc != 0) {
+                while (s-- > 0) unregister_from(*client->stripes[s], addr);
+                throw KvtError(rc < 0 ? rc : kFailed,
+                               "Mooncake register_buffer(" + std::to_string(addr) + ", " +
+                                   std::to_string(len) + ") returned " + std::to_string(rc));
+            }
+        }
         return 0;
     });
 }
 
 KVT_EXPORT int32_t kvt_unregister_buffer(kvt_client *client, uint64_t addr) {
     return guarded("kvt_unregister_buffer", [&]() -> int32_t {
-        auto &c = require_client(client);
+        require_client(client);
         if (addr == 0) bad_argument("unregister_buffer: address is null");
-        const int rc = c.unregister_buffer(reinterpret_cast<void *>(static_cast<uintptr_t>(addr)));
-        if (rc != 0)
-            throw KvtError(rc < 0 ? rc : kFailed, "Mooncake unregister_buffer(" +
-                                                      std::to_string(addr) + ") returned " +
-                                                      std::to_string(rc));
+        int first_rc = 0;
+        for (const auto &stripe : client->stripes)
+            if (const int rc = unregister_from(*stripe, addr); rc != 0 && first_rc == 0) first_rc = rc;
+        if (first_rc != 0)
+            throw KvtError(first_rc < 0 ? first_rc : kFailed,
+                           "Mooncake unregister_buffer(" + std::to_string(addr) + ") returned " +
+                               std::to_string(first_rc));
         return 0;
     });
 }
@@ -400,7 +493,7 @@ KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
                              const int64_t *sizes, int32_t n, int32_t replica_num,
                              int32_t nof_replica_num, int64_t *results) {
     return guarded("kvt_store", [&]() -> int32_t {
-        auto &c = require_client(client);
+        require_client(client);
         if (!check_batch(keys, key_lens, n, results)) return 0;
         auto ks = to_keys(keys, key_lens, n);
         std::vector<void *> bufs;
@@ -418,9 +511,15 @@ KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
                 config.preferred_segments.push_back(node.substr(0, colon));
         }
 
-        auto got = c.batch_put_from(ks, bufs, lens, config);
-        check_count("batch_put_from", got, n);
-        copy_results(got, results);
+        // Each stripe stores a run of the batch, all at once.
+        const size_t parts = std::min(client->stripes.size(), static_cast<size_t>(n));
+        in_parallel(parts, [&](size_t p) {
+            const auto run = run_of(p, n, parts);
+            auto got = client->stripes[p]->batch_put_from(items(ks, run), items(bufs, run),
+                                                           items(lens, run), config);
+            check_count("batch_put_from", got, static_cast<int32_t>(run.second - run.first));
+            copy_results(got, results + run.first);
+        });
         return 0;
     });
 }
@@ -437,7 +536,8 @@ size_t next_replica(NodeTable &nodes, const kvt_shim::Locations::Key &key, size_
 // One transfer from one node: keys which[j] of the located batch, each from its replica choice[j]
 // (all on `node`), into bufs[which[j]]. Registered in the node table while it runs, so that a
 // stuck transfer makes exactly its node suspect.
-std::vector<int64_t> read_group(kvt_client &c, const std::vector<std::string> &ks,
+std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
+                                const std::vector<std::string> &ks,
                                 const kvt_shim::Locations &where, const std::string &node,
                                 const std::vector<size_t> &which, const std::vector<size_t> &choice,
                                 const std::vector<void *> &bufs) {
@@ -447,7 +547,7 @@ std::vector<int64_t> read_group(kvt_client &c, const std::vector<std::string> &k
     const uint64_t running = c.nodes.begin({node});
     std::vector<int64_t> got;
     try {
-        got = kvt_shim::read_from(*c.client, ks, where, which, choice, group_bufs);
+        got = kvt_shim::read_from(stripe, ks, where, which, choice, group_bufs);
     } catch (...) {
         c.nodes.end(running);
         throw;
@@ -458,39 +558,42 @@ std::vector<int64_t> read_group(kvt_client &c, const std::vector<std::string> &k
 }
 
 // Reads the located keys in `pending` (positions in the batch), each from its replica in
-// `choice`: one transfer per node, all at once; a key whose transfer failed marks its node
-// suspect. Writes results[i] for every pending key.
+// `choice`: one transfer per node and stripe, all at once; a key whose transfer failed marks its
+// node suspect. Writes results[i] for every pending key.
 void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
                         const kvt_shim::Locations &where, const std::vector<size_t> &pending,
                         const std::vector<size_t> &choice, const std::vector<void *> &bufs,
                         int64_t *results) {
     if (pending.empty()) return;
+    std::map<std::string, std::pair<std::vector<size_t>, std::vector<size_t>>> by_node;
+    for (size_t j = 0; j < pending.size(); ++j) {
+        auto &[which, chosen] = by_node[where.keys[pending[j]].nodes[choice[j]]];
+        which.push_back(pending[j]);
+        chosen.push_back(choice[j]);
+    }
+    // A silent node then holds up only its own keys' transfers, and the time they take is theirs.
     struct Group {
+        const std::string *node;
+        mooncake::RealClient *stripe;
         std::vector<size_t> which, choice;
         std::vector<int64_t> got;
     };
-    std::map<std::string, Group> groups;
-    for (size_t j = 0; j < pending.size(); ++j) {
-        auto &group = groups[where.keys[pending[j]].nodes[choice[j]]];
-        group.which.push_back(pending[j]);
-        group.choice.push_back(choice[j]);
+    std::vector<Group> groups;
+    for (const auto &[node, keys] : by_node) {
+        const size_t parts = std::min(c.stripes.size(), keys.first.size());
+        for (size_t p = 0; p < parts; ++p) {
+            const auto run = run_of(p, keys.first.size(), parts);
+            groups.push_back({&node, c.stripes[p].get(), items(keys.first, run),
+                              items(keys.second, run), {}});
+        }
     }
-    // Every node but the first on a thread of its own: a silent node then holds up only its keys'
-    // transfer, and the time it takes is its own.
-    std::vector<std::pair<Group *, std::future<std::vector<int64_t>>>> others;
-    for (auto it = std::next(groups.begin()); it != groups.end(); ++it) {
-        Group *group = &it->second;
-        const std::string *node = &it->first;
-        others.emplace_back(group, std::async(std::launch::async, [&, group, node] {
-            return read_group(c, ks, where, *node, group->which, group->choice, bufs);
-        }));
-    }
-    auto &first = *groups.begin();
-    first.second.got = read_group(c, ks, where, first.first, first.second.which,
-                                  first.second.choice, bufs);
-    for (auto &[group, future] : others) group->got = future.get();
+    in_parallel(groups.size(), [&](size_t g) {
+        auto &group = groups[g];
+        group.got = read_group(c, *group.stripe, ks, where, *group.node, group.which,
+                               group.choice, bufs);
+    });
 
-    for (const auto &[node, group] : groups) {
+    for (const auto &group : groups) {
         for (size_t j = 0; j < group.which.size(); ++j) {
             const size_t i = group.which[j];
             const auto &key = where.keys[i];
@@ -502,7 +605,7 @@ void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
             // No second replica into the same buffer: a transfer Mooncake reports failed may
             // still deliver late bytes into it (seen on a flapping link as foreign objects).
             // The key stays a transient error; later reads skip the suspect node up front.
-            if (transfer_failed(group.got[j])) c.nodes.mark(node);
+            if (transfer_failed(group.got[j])) c.nodes.mark(*group.node);
         }
     }
 }
@@ -613,9 +716,9 @@ KVT_EXPORT int32_t kvt_probe_node(kvt_client *client, const char *endpoint) {
 KVT_EXPORT int32_t kvt_lookup(kvt_client *client, const char *const *keys,
                               const int32_t *key_lens, int32_t n, int64_t *results) {
     return guarded("kvt_lookup", [&]() -> int32_t {
-        auto &c = require_client(client);
+        require_client(client);
         if (!check_batch(keys, key_lens, n, results)) return 0;
-        auto got = c.batchIsExist(to_keys(keys, key_lens, n));
+        auto got = next_stripe(*client).batchIsExist(to_keys(keys, key_lens, n));
         check_count("batchIsExist", got, n);
         copy_results(got, results);
         return 0;
@@ -625,9 +728,9 @@ KVT_EXPORT int32_t kvt_lookup(kvt_client *client, const char *const *keys,
 KVT_EXPORT int32_t kvt_delete(kvt_client *client, const char *const *keys,
                               const int32_t *key_lens, int32_t n, int64_t *results) {
     return guarded("kvt_delete", [&]() -> int32_t {
-        auto &c = require_client(client);
+        require_client(client);
         if (!check_batch(keys, key_lens, n, results)) return 0;
-        auto got = c.batchRemove(to_keys(keys, key_lens, n), /*force=*/true);
+        auto got = next_stripe(*client).batchRemove(to_keys(keys, key_lens, n), /*force=*/true);
         check_count("batchRemove", got, n);
         copy_results(got, results);
         return 0;

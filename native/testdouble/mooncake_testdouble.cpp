@@ -35,6 +35,11 @@
 //                                         every stored key, in batch order) gets replica_num
 //                                         replicas: on the existing preferred_segments first,
 //                                         then on nodes k, k+1, ... (mod the node count).
+//   testdouble_calls_file=<path>          appends a line to <path> for this client's setup,
+//                                         "<client> setup <local_hostname> <global_segment_size>"
+//                                         ("-" for a key not set), and for each batch call,
+//                                         "<client> <op> <keys>"; <client> numbers the clients
+//                                         set up in this process, from 1.
 //   testdouble_silent_nodes_file=<path>   while the file at <path> lists a node (comma or
 //                                         newline separated), every transfer to or from that
 //                                         node hangs, as on a silently partitioned host; it
@@ -203,6 +208,8 @@ ExpectedVoid RealClient::setup_internal(const ConfigDict &config) {
             if (nodes_.empty()) return bad("a list of node names");
         } else if (key == "testdouble_silent_nodes_file") {
             silent_nodes_file_ = value;
+        } else if (key == "testdouble_calls_file") {
+            calls_file_ = value;
         } else if (key.rfind("testdouble_delay_ms_", 0) == 0) {
             int op = op_index(key.substr(std::strlen("testdouble_delay_ms_")));
             if (op < 0) return fail(ErrorCode::INVALID_PARAMS, "unknown test knob " + key);
@@ -219,7 +226,18 @@ ExpectedVoid RealClient::setup_internal(const ConfigDict &config) {
     store_ = store_for(master.empty() ? "127.0.0.1:50051" : master);
     globalConfig().max_mr_size = max_mr_size;
     set_up_ = true;
+    static std::atomic<int64_t> clients{0};
+    serial_ = ++clients;
+    auto or_dash = [&](const char *key) { return config.count(key) ? get(key) : std::string("-"); };
+    record("setup " + get("local_hostname") + " " + or_dash("global_segment_size"));
     return {};
+}
+
+void RealClient::record(const std::string &what) const {
+    if (calls_file_.empty()) return;
+    static std::mutex file_mu;
+    std::lock_guard<std::mutex> lock(file_mu);
+    std::ofstream(calls_file_, std::ios::app) << serial_ << " " << what << "\n";
 }
 
 std::string RealClient::testdouble_setup_error() const {
@@ -244,7 +262,8 @@ int RealClient::unregister_buffer(void *buffer) {
     return registered_.erase(reinterpret_cast<uintptr_t>(buffer)) == 1 ? 0 : kInvalid;
 }
 
-bool RealClient::batch_prologue(Op op) const {
+bool RealClient::batch_prologue(Op op, size_t keys) const {
+    record(std::string(kOpNames[op]) + " " + std::to_string(keys));
     if (fail_batch_[op]) return true;
     if (delay_ms_[op] > 0) std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms_[op]));
     return false;
@@ -267,7 +286,7 @@ std::vector<int> RealClient::batch_put_from(const std::vector<std::string> &keys
                                             const std::vector<void *> &buffers,
                                             const std::vector<size_t> &sizes,
                                             const ReplicateConfig &config) {
-    if (batch_prologue(kPut)) return std::vector<int>(keys.size() + 1, kInternal);
+    if (batch_prologue(kPut, keys.size())) return std::vector<int>(keys.size() + 1, kInternal);
     if (buffers.size() != keys.size() || sizes.size() != keys.size())
         return std::vector<int>(keys.size(), kInvalid);
     std::vector<int> out(keys.size());
@@ -312,7 +331,7 @@ std::vector<int> RealClient::batch_put_from(const std::vector<std::string> &keys
 std::vector<int64_t> RealClient::batch_get_into(const std::vector<std::string> &keys,
                                                 const std::vector<void *> &buffers,
                                                 const std::vector<size_t> &sizes) {
-    if (batch_prologue(kGet)) return std::vector<int64_t>(keys.size() + 1, kInternal);
+    if (batch_prologue(kGet, keys.size())) return std::vector<int64_t>(keys.size() + 1, kInternal);
     if (buffers.size() != keys.size() || sizes.size() != keys.size())
         return std::vector<int64_t>(keys.size(), kInvalid);
     std::vector<int64_t> out(keys.size());
@@ -337,7 +356,7 @@ std::vector<int64_t> RealClient::batch_get_into(const std::vector<std::string> &
 }
 
 std::vector<int> RealClient::batchIsExist(const std::vector<std::string> &keys) {
-    if (batch_prologue(kExists)) return std::vector<int>(keys.size() + 1, kInternal);
+    if (batch_prologue(kExists, keys.size())) return std::vector<int>(keys.size() + 1, kInternal);
     std::vector<int> out(keys.size());
     for (size_t i = 0; i < keys.size(); ++i) {
         int rc = key_precheck(keys[i]);
@@ -352,7 +371,7 @@ std::vector<int> RealClient::batchIsExist(const std::vector<std::string> &keys) 
 
 std::vector<int> RealClient::batchRemove(const std::vector<std::string> &keys, bool force) {
     (void)force;  // no leases in the double, so force changes nothing
-    if (batch_prologue(kRemove)) return std::vector<int>(keys.size() + 1, kInternal);
+    if (batch_prologue(kRemove, keys.size())) return std::vector<int>(keys.size() + 1, kInternal);
     std::vector<int> out(keys.size());
     for (size_t i = 0; i < keys.size(); ++i) {
         int rc = key_precheck(keys[i]);
@@ -388,7 +407,7 @@ std::vector<Location> RealClient::testdouble_locate(const std::vector<std::strin
 std::vector<int64_t> RealClient::testdouble_read_from(const std::vector<std::string> &keys,
                                                       const std::vector<std::string> &nodes,
                                                       const std::vector<void *> &buffers) {
-    if (batch_prologue(kGet)) return std::vector<int64_t>(keys.size() + 1, kInternal);
+    if (batch_prologue(kGet, keys.size())) return std::vector<int64_t>(keys.size() + 1, kInternal);
     std::vector<int64_t> out(keys.size());
     std::vector<LateBytes> failed_now;
     for (size_t i = 0; i < keys.size(); ++i) {

@@ -131,7 +131,9 @@ class RealClient {
 
     // Common prologue of every batch call: applies testdouble_fail_batch (returns true
     // when the caller must return a wrong-sized result) and testdouble_delay_ms_*.
-    bool batch_prologue(testdouble::Op op) const;
+    bool batch_prologue(testdouble::Op op, size_t keys) const;
+    // Appends "<serial_> <what>" to the testdouble_calls_file, if one was set.
+    void record(const std::string &what) const;
     // Per-key precheck: 0 when the op may proceed, else the per-key error code.
     int key_precheck(const std::string &key) const;
     bool master_down() const;
@@ -154,6 +156,8 @@ class RealClient {
     std::string master_down_while_;  // written only during setup
     std::vector<std::string> nodes_;  // written only during setup
     std::string silent_nodes_file_;   // written only during setup
+    std::string calls_file_;          // written only during setup
+    int64_t serial_ = 0;              // written only during setup
     mutable std::unordered_set<std::string> fail_once_keys_;
     // Guarded by store_->mu: read under it with the object.
     std::unordered_set<std::string> late_bytes_keys_;

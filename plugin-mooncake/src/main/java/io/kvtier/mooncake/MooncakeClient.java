@@ -14,8 +14,8 @@ import jnr.ffi.Pointer;
 import jnr.ffi.byref.LongLongByReference;
 
 /**
- * One native Mooncake client ({@code kvt_client*}) and the typed calls on it; it owns the handle
- * and frees it in {@link #close()}. Batch calls are made from lane threads; the adapter guarantees
+ * The native client ({@code kvt_client*}, over one or more of Mooncake's) and the typed calls on
+ * it; it owns the handle and frees it in {@link #close()}. Batch calls are made from lane threads; the adapter guarantees
  * they have all returned before {@code close()} runs, and {@link #askMaster()} (called from any
  * thread) is serialised with {@code close()} so it never touches a freed client.
  */
@@ -34,18 +34,18 @@ final class MooncakeClient implements AutoCloseable {
     }
 
     /**
-     * {@code RealClient::create()} + {@code setup_internal(setup)}, with every RPC to the master
-     * bounded by {@code rpcTimeout}. Mooncake's log is redirected first (see {@link MooncakeLog}).
+     * {@code RealClient::create()} + {@code setup_internal(setup)}, {@code nativeClients} times
+     * (see {@code kvt_create}), with every RPC to the master bounded by {@code rpcTimeout}. Mooncake's log is redirected first (see {@link MooncakeLog}).
      *
      * @throws IllegalStateException with the connector's message when setup fails
      */
     static MooncakeClient open(MooncakeNative lib, Map<String, String> setup, Duration rpcTimeout,
-                               Duration suspectAfter) {
+                               Duration suspectAfter, int nativeClients) {
         Optional<Path> log = MooncakeLog.redirect(lib, System::getenv);
         String[] keys = setup.keySet().toArray(new String[0]);
         String[] values = setup.values().toArray(new String[0]);
         Pointer handle = lib.kvt_create(keys, values, keys.length, (int) rpcTimeout.toMillis(),
-                (int) suspectAfter.toMillis());
+                (int) suspectAfter.toMillis(), nativeClients);
         if (handle == null || handle.address() == 0) {
             String why = lib.kvt_last_error();
             throw new IllegalStateException("mooncake_store: cannot create the Mooncake client: "

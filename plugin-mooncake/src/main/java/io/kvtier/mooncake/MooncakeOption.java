@@ -30,7 +30,9 @@ enum MooncakeOption {
     /** How long a read runs before its storage node becomes suspect. */
     SUSPECT_AFTER_MS("suspect_after_ms"),
     /** Native calls at most left running without a lane thread. */
-    MAX_ABANDONED_CALLS("max_abandoned_calls");
+    MAX_ABANDONED_CALLS("max_abandoned_calls"),
+    /** Native Mooncake clients that share each batch's transfers. */
+    NATIVE_CLIENTS("native_clients");
 
     private static final List<String> KEYS = Arrays.stream(values()).map(MooncakeOption::key).toList();
 

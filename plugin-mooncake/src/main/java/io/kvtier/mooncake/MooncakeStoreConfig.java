@@ -24,10 +24,11 @@ public final class MooncakeStoreConfig {
     private final Duration rpcTimeout;
     private final boolean lookupOnCallerThread;
     private final BatchBounds bounds;
+    private final int nativeClients;
 
     MooncakeStoreConfig(Map<String, String> setupConfig, int numWorkers, Map<Lane, Integer> perOpWorkers,
                         ReplicateConfig replicateConfig, EvictionConfig eviction, Duration rpcTimeout,
-                        boolean lookupOnCallerThread, BatchBounds bounds) {
+                        boolean lookupOnCallerThread, BatchBounds bounds, int nativeClients) {
         Map<String, String> setup = new LinkedHashMap<>();
         setupConfig.forEach((k, v) -> setup.put(Objects.requireNonNull(k, "setup key"),
                 Objects.requireNonNull(v, () -> "setup value of " + k)));
@@ -41,6 +42,7 @@ public final class MooncakeStoreConfig {
         this.rpcTimeout = Objects.requireNonNull(rpcTimeout, "rpcTimeout");
         this.lookupOnCallerThread = lookupOnCallerThread;
         this.bounds = Objects.requireNonNull(bounds, "bounds");
+        this.nativeClients = nativeClients;
     }
 
     /**
@@ -89,6 +91,11 @@ public final class MooncakeStoreConfig {
         return bounds;
     }
 
+    /** How many native Mooncake clients split each batch's transfers between them. */
+    int nativeClients() {
+        return nativeClients;
+    }
+
     /** The {@code protocol} setup value as written, or empty (Mooncake then uses tcp). */
     public Optional<String> protocol() {
         return Optional.ofNullable(setupConfig.get("protocol"));
@@ -120,6 +127,7 @@ public final class MooncakeStoreConfig {
                 case BATCH_TIMEOUT_MS -> bounds.batchTimeout().toMillis();
                 case SUSPECT_AFTER_MS -> bounds.suspectAfter().toMillis();
                 case MAX_ABANDONED_CALLS -> bounds.maxAbandonedCalls();
+                case NATIVE_CLIENTS -> nativeClients;
             };
             view.put(option.viewKey(), shown);
         }

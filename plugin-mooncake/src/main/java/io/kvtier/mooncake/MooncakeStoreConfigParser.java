@@ -4,6 +4,7 @@ import static io.kvtier.mooncake.MooncakeOption.BATCH_TIMEOUT_MS;
 import static io.kvtier.mooncake.MooncakeOption.EVICTION;
 import static io.kvtier.mooncake.MooncakeOption.LOOKUP_ON_CALLER_THREAD;
 import static io.kvtier.mooncake.MooncakeOption.MAX_ABANDONED_CALLS;
+import static io.kvtier.mooncake.MooncakeOption.NATIVE_CLIENTS;
 import static io.kvtier.mooncake.MooncakeOption.NOF_REPLICA_NUM;
 import static io.kvtier.mooncake.MooncakeOption.NUM_WORKERS;
 import static io.kvtier.mooncake.MooncakeOption.PER_OP_WORKERS;
@@ -34,6 +35,8 @@ final class MooncakeStoreConfigParser {
     /** A guard against a typo creating thousands of threads. */
     private static final int MAX_WORKERS = 1024;
     private static final long MAX_RPC_TIMEOUT_MS = Duration.ofMinutes(10).toMillis();
+    /** KVT_MAX_NATIVE_CLIENTS of the connector's ABI. */
+    private static final int MAX_NATIVE_CLIENTS = 64;
     /** The declaration's type, which the host reads; never forwarded. */
     private static final String TYPE_KEY = "type";
     /** Keys Mooncake would silently ignore, mapped to the key the user meant. */
@@ -71,7 +74,23 @@ final class MooncakeStoreConfigParser {
         }
         SetupValueChecks.check(settings, setup);
         return new MooncakeStoreConfig(setup, numWorkers, perOpWorkers, replicate, eviction, rpcTimeout(),
-                lookupOnCallerThread(perOpWorkers), bounds());
+                lookupOnCallerThread(perOpWorkers), bounds(), nativeClients(setup));
+    }
+
+    /**
+     * Further native clients take a handshake port of their own, which only P2PHANDSHAKE hands out:
+     * with a metadata server, clients of one local_hostname would publish one segment name.
+     */
+    private int nativeClients(Map<String, String> setup) {
+        String key = NATIVE_CLIENTS.key();
+        int n = (int) integer(key, 1, MAX_NATIVE_CLIENTS, "");
+        String metadata = setup.get("metadata_server");
+        if (n > 1 && !"P2PHANDSHAKE".equals(metadata)) {
+            throw settings.error(key, key + " = " + n + " needs metadata_server = \"P2PHANDSHAKE\", got "
+                    + Json.render(settings.get("metadata_server")) + ": with a metadata server, native clients of one "
+                    + "local_hostname would publish one segment name; use 1");
+        }
+        return n;
     }
 
     private boolean lookupOnCallerThread(Map<Lane, Integer> perOpWorkers) {

@@ -14,7 +14,7 @@ import jnr.ffi.types.u_int64_t;
  */
 final class NativeAbi {
     /** The {@code KVT_ABI_VERSION} of {@code native/include/kvtier_mooncake.h} this binding is written for. */
-    static final int VERSION = 3;
+    static final int VERSION = 4;
 
     private NativeAbi() {}
 
@@ -43,7 +43,8 @@ final class NativeAbi {
         int kvt_log_to_file(String path);
 
         /** Returns null when create or setup failed. Called once per instance, so String[] is fine here. */
-        Pointer kvt_create(@In String[] keys, @In String[] values, int n, int rpcTimeoutMs, int suspectAfterMs);
+        Pointer kvt_create(@In String[] keys, @In String[] values, int n, int rpcTimeoutMs, int suspectAfterMs,
+                           int nativeClients);
 
         void kvt_destroy(Pointer client);
 

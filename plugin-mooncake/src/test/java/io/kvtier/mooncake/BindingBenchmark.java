@@ -48,7 +48,7 @@ public class BindingBenchmark {
     public void setUp() {
         client = MooncakeClient.open(TestDouble.binding(), Map.of("local_hostname", "127.0.0.1",
                 "metadata_server", "P2PHANDSHAKE", "master_server_addr", "bench-" + UUID.randomUUID() + ":1"),
-                Duration.ofSeconds(5), Duration.ofSeconds(1));
+                Duration.ofSeconds(5), Duration.ofSeconds(1), 1);
         region = new OffHeapRegion(keys * VALUE);
         batch = IntStream.range(0, keys).mapToObj(TestDouble::key).toList();
         addrs = new long[keys];

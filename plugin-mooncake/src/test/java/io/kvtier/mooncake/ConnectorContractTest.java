@@ -10,14 +10,14 @@ import java.util.UUID;
 import jnr.ffi.byref.LongLongByReference;
 import org.junit.jupiter.api.Test;
 
-/** The connector's own calls of ABI 3, through the test double: errors apart from values, bad arguments. */
+/** The connector's own calls of ABI 4, through the test double: errors apart from values, bad arguments. */
 class ConnectorContractTest {
     private final MooncakeNative lib = TestDouble.binding();
 
     private MooncakeClient client(String maxMrSize) {
         return MooncakeClient.open(lib, Map.of("local_hostname", "127.0.0.1", "metadata_server", "P2PHANDSHAKE",
                 "master_server_addr", "contract-" + UUID.randomUUID() + ":1", "testdouble_max_mr_size", maxMrSize),
-                Duration.ofSeconds(5), Duration.ofSeconds(1));
+                Duration.ofSeconds(5), Duration.ofSeconds(1), 1);
     }
 
     @Test
@@ -36,7 +36,7 @@ class ConnectorContractTest {
 
     @Test
     void createRefusesANonPositiveSuspectAfter() {
-        assertThat(lib.kvt_create(new String[0], new String[0], 0, 1000, 0)).isNull();
+        assertThat(lib.kvt_create(new String[0], new String[0], 0, 1000, 0, 1)).isNull();
         assertThat(lib.kvt_last_error()).isEqualTo("kvtier_mooncake: suspect_after_ms must be > 0, got 0");
     }
 

@@ -186,7 +186,7 @@ class MooncakeStoreConfigTest {
         Map<String, String> setup = new HashMap<>(Map.of("local_hostname", "a"));
         Map<Lane, Integer> lanes = new HashMap<>(Map.of(Lane.LOAD, 2));
         MooncakeStoreConfig config = new MooncakeStoreConfig(setup, 4, lanes, ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5), false,
-                BOUNDS);
+                BOUNDS, 1);
         setup.put("local_hostname", "b");
         setup.put("extra", "x");
         lanes.put(Lane.STORE, 3);
@@ -194,7 +194,7 @@ class MooncakeStoreConfigTest {
         assertThat(config.perOpWorkers()).containsExactly(Map.entry(Lane.LOAD, 2));
         assertThatThrownBy(() -> config.setupConfig().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
         assertThat(new MooncakeStoreConfig(Map.of(), 1, Map.of(), ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5), false,
-                BOUNDS)
+                BOUNDS, 1)
                 .perOpWorkers()).isEmpty();
 
         Map<String, Object> body = body("local_hostname", "a");
@@ -244,6 +244,22 @@ class MooncakeStoreConfigTest {
             assertThat(view.get(option.viewKey())).as(option.key()).isNotNull();
         }
         assertThat(view.get("replicate_config")).isEqualTo(Map.of("replica_num", "2", "nof_replica_num", "1"));
+    }
+
+    @Test
+    void nativeClientsAreOneToSixtyFourAndMoreThanOneNeedP2PHandshake() {
+        assertThat(parse().nativeClients()).isEqualTo(1);
+        assertThat(parse("metadata_server", "P2PHANDSHAKE", "native_clients", 4).nativeClients()).isEqualTo(4);
+        assertThatThrownBy(() -> parse("metadata_server", "P2PHANDSHAKE", "native_clients", 0))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessage(AT + "native_clients must be an integer from 1 to 64, got 0");
+        assertThatThrownBy(() -> parse("metadata_server", "P2PHANDSHAKE", "native_clients", 65))
+                .hasMessageEndingWith("native_clients must be an integer from 1 to 64, got 65");
+        assertThatThrownBy(() -> parse("metadata_server", "http://meta:8080/metadata", "native_clients", 2))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessage(AT + "native_clients = 2 needs metadata_server = \"P2PHANDSHAKE\", got "
+                        + "\"http://meta:8080/metadata\": with a metadata server, native clients of one local_hostname "
+                        + "would publish one segment name; use 1");
     }
 
     @Test
@@ -328,7 +344,8 @@ class MooncakeStoreConfigTest {
                 "replica_num", 2, "eviction", Map.of("eviction_policy", "LRU"));
         Map<String, Object> view = provider.describe(config);
         assertThat(view).containsOnlyKeys("num_workers", "per_op_workers", "setup_config", "replicate_config", "eviction",
-                "rpc_timeout_ms", "lookup_on_caller_thread", "batch_timeout_ms", "suspect_after_ms", "max_abandoned_calls");
+                "rpc_timeout_ms", "lookup_on_caller_thread", "batch_timeout_ms", "suspect_after_ms", "max_abandoned_calls",
+                "native_clients");
         assertThat(view).containsEntry("batch_timeout_ms", 5000L).containsEntry("suspect_after_ms", 1000L)
                 .containsEntry("max_abandoned_calls", 32);
         assertThat(view.get("lookup_on_caller_thread")).isEqualTo(false);

@@ -53,9 +53,10 @@ final class RecordingNative implements MooncakeNative {
     }
 
     @Override
-    public Pointer kvt_create(String[] keys, String[] values, int n, int rpcTimeoutMs, int suspectAfterMs) {
+    public Pointer kvt_create(String[] keys, String[] values, int n, int rpcTimeoutMs, int suspectAfterMs,
+                              int nativeClients) {
         creates.incrementAndGet();
-        return delegate.kvt_create(keys, values, n, rpcTimeoutMs, suspectAfterMs);
+        return delegate.kvt_create(keys, values, n, rpcTimeoutMs, suspectAfterMs, nativeClients);
     }
 
     @Override
