@@ -50,11 +50,11 @@ constexpr auto kNewWait = std::chrono::milliseconds(1);
 struct Wait {
     uint64_t batch = 0;
     size_t last_task = SIZE_MAX;
-    bool running = false;  // whether the pass so far found a task still running
+    bool saw_running = false;  // whether the pass so far found a task still running
     Clock::time_point since, last_poll;
 };
 
-thread_local Wait wait;
+thread_local Wait current;
 
 void pause_for(Clock::duration waited) {
     const auto pause = std::min<Clock::duration>(waited / 8, kLongestPause);
@@ -69,16 +69,16 @@ void pause_for(Clock::duration waited) {
 extern "C" Status __wrap__ZN8mooncake14TransferEngine17getTransferStatusEmmRNS_9Transport14TransferStatusE(
     TransferEngine *engine, uint64_t batch, size_t task, TransferStatus &status) {
     const auto now = Clock::now();
-    if (batch != wait.batch || now - wait.last_poll > kNewWait) {
-        wait = Wait{batch, task, false, now, now};
-    } else if (task <= wait.last_task) {  // a new pass over the same batch
-        if (wait.running) pause_for(now - wait.since);
-        wait.running = false;
+    if (batch != current.batch || now - current.last_poll > kNewWait) {
+        current = Wait{batch, task, false, now, now};
+    } else if (task <= current.last_task) {  // a new pass over the same batch
+        if (current.saw_running) pause_for(now - current.since);
+        current.saw_running = false;
     }
-    wait.last_task = task;
-    wait.last_poll = now;
+    current.last_task = task;
+    current.last_poll = now;
     Status got = __real__ZN8mooncake14TransferEngine17getTransferStatusEmmRNS_9Transport14TransferStatusE(
         engine, batch, task, status);
-    if (got.ok() && running(status)) wait.running = true;
+    if (got.ok() && running(status)) current.saw_running = true;
     return got;
 }

@@ -438,9 +438,7 @@ KVT_EXPORT int32_t kvt_max_mr_size(kvt_client *client, uint64_t *out) {
 }
 
 namespace {
-int unregister_from(mooncake::RealClient &stripe, uint64_t addr) {
-    return stripe.unregister_buffer(reinterpret_cast<void *>(static_cast<uintptr_t>(addr)));
-}
+void *as_pointer(uint64_t addr) { return reinterpret_cast<void *>(static_cast<uintptr_t>(addr)); }
 }  // namespace
 
 // With every stripe: each one's transfer engine reads and writes registered memory on its own.
@@ -450,10 +448,10 @@ KVT_EXPORT int32_t kvt_register_buffer(kvt_client *client, uint64_t addr, uint64
         if (addr == 0) bad_argument("register_buffer: address is null");
         if (len == 0) bad_argument("register_buffer: length is 0");
         for (size_t s = 0; s < client->stripes.size(); ++s) {
-            const int rc = client->stripes[s]->register_buffer(
-                reinterpret_cast<void *>(static_cast<uintptr_t>(addr)), static_cast<size_t>(len));
+            const int rc =
+                client->stripes[s]->register_buffer(as_pointer(addr), static_cast<size_t>(len));
             if (rc != 0) {
-                while (s-- > 0) unregister_from(*client->stripes[s], addr);
+                while (s-- > 0) client->stripes[s]->unregister_buffer(as_pointer(addr));
                 throw KvtError(rc < 0 ? rc : kFailed,
                                "Mooncake register_buffer(" + std::to_string(addr) + ", " +
                                    std::to_string(len) + ") returned " + std::to_string(rc));
@@ -469,7 +467,8 @@ KVT_EXPORT int32_t kvt_unregister_buffer(kvt_client *client, uint64_t addr) {
         if (addr == 0) bad_argument("unregister_buffer: address is null");
         int first_rc = 0;
         for (const auto &stripe : client->stripes)
-            if (const int rc = unregister_from(*stripe, addr); rc != 0 && first_rc == 0) first_rc = rc;
+            if (const int rc = stripe->unregister_buffer(as_pointer(addr)); rc != 0 && first_rc == 0)
+                first_rc = rc;
         if (first_rc != 0)
             throw KvtError(first_rc < 0 ? first_rc : kFailed,
                            "Mooncake unregister_buffer(" + std::to_string(addr) + ") returned " +

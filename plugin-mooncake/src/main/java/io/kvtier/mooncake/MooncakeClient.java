@@ -15,9 +15,10 @@ import jnr.ffi.byref.LongLongByReference;
 
 /**
  * The native client ({@code kvt_client*}, over one or more of Mooncake's) and the typed calls on
- * it; it owns the handle and frees it in {@link #close()}. Batch calls are made from lane threads; the adapter guarantees
- * they have all returned before {@code close()} runs, and {@link #askMaster()} (called from any
- * thread) is serialised with {@code close()} so it never touches a freed client.
+ * it; it owns the handle and frees it in {@link #close()}. Batch calls are made from lane threads;
+ * the adapter guarantees they have all returned before {@code close()} runs, and
+ * {@link #askMaster()} (called from any thread) is serialised with {@code close()} so it never
+ * touches a freed client.
  */
 final class MooncakeClient implements AutoCloseable {
     private final MooncakeNative lib;
@@ -35,7 +36,8 @@ final class MooncakeClient implements AutoCloseable {
 
     /**
      * {@code RealClient::create()} + {@code setup_internal(setup)}, {@code nativeClients} times
-     * (see {@code kvt_create}), with every RPC to the master bounded by {@code rpcTimeout}. Mooncake's log is redirected first (see {@link MooncakeLog}).
+     * (see {@code kvt_create}), with every RPC to the master bounded by {@code rpcTimeout}.
+     * Mooncake's log is redirected first (see {@link MooncakeLog}).
      *
      * @throws IllegalStateException with the connector's message when setup fails
      */

@@ -19,7 +19,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,8 +64,7 @@ class NativeClientsTest {
     }
 
     private static List<Integer> keyCounts(List<Map.Entry<String, Integer>> calls) {
-        List<Integer> counts = calls.stream().map(Map.Entry::getValue).sorted().collect(Collectors.toList());
-        return Collections.unmodifiableList(counts);
+        return calls.stream().map(Map.Entry::getValue).sorted().toList();
     }
 
     private static long clients(List<Map.Entry<String, Integer>> calls) {
