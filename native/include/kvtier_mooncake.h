@@ -34,7 +34,7 @@ typedef struct kvt_client kvt_client;
 /* The version of this ABI. It changes whenever a function's signature or meaning changes. The
  * Java binding binds kvt_abi_version alone first and refuses a library of another version
  * before binding anything else: a call through a stale signature would crash the JVM. */
-#define KVT_ABI_VERSION 4
+#define KVT_ABI_VERSION 5
 
 /* Returns KVT_ABI_VERSION as this library was built. */
 int32_t kvt_abi_version(void);
@@ -92,9 +92,28 @@ int32_t kvt_store(kvt_client *client, const char *const *keys, const int32_t *ke
  * whose node is not suspect; a key whose transfer fails moves on to its next replica that is not
  * suspect within this call. A key whose replicas are all on suspect nodes is not transferred:
  * its result is KVT_ON_SUSPECT_NODES. Keys with replicas outside memory (disk, NoF) go through
- * batch_get_into unchanged. results[i]: bytes read (>= 0) or negative error code. */
+ * batch_get_into unchanged. results[i]: bytes read (>= 0) or negative error code.
+ *
+ * staging null: every key is read straight into addrs[i]; guard is not used.
+ * staging given: the caller may give up on the batch before this call returns, and addrs[i] is
+ * written only while this call holds *guard (moved from KVT_GUARD_OPEN to KVT_GUARD_COPYING, and
+ * back when done). A key whose replica is in this process's own segment, which Mooncake copies
+ * with a plain memcpy that no network fault can stall, is read straight into addrs[i] under the
+ * guard. Any other key lands in staging[i]; as soon as its node's transfer returns, it is copied
+ * to addrs[i] under the guard when it read all addrs' sizes[i] bytes. Once *guard is
+ * KVT_GUARD_CLOSED (the caller's doing), nothing more is written to addrs and the keys not
+ * delivered yet get KVT_NOT_DELIVERED. While the guard is held, the caller closing it waits. */
 int32_t kvt_load(kvt_client *client, const char *const *keys, const int32_t *key_lens,
-                 const int64_t *addrs, const int64_t *sizes, int32_t n, int64_t *results);
+                 const int64_t *addrs, const int64_t *staging, const int64_t *sizes, int32_t n,
+                 int32_t *guard, int64_t *results);
+
+/* The states of kvt_load's guard. */
+#define KVT_GUARD_OPEN 0
+#define KVT_GUARD_COPYING 1
+#define KVT_GUARD_CLOSED 2
+
+/* A key's result when its bytes were not delivered to addrs because the guard was closed. */
+#define KVT_NOT_DELIVERED (-9101)
 
 /* A key's result when every replica of it is on a suspect node: transient, like TRANSFER_FAIL. */
 #define KVT_ON_SUSPECT_NODES (-9100)

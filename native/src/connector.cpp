@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <future>
 #include <map>
@@ -21,6 +22,7 @@
 #include <pthread.h>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -532,6 +534,75 @@ size_t next_replica(NodeTable &nodes, const kvt_shim::Locations::Key &key, size_
     return std::string::npos;
 }
 
+// Where a load's bytes go (kvt_load): straight into the caller's buffers, or through staging
+// memory of the caller's, copied into its buffers only while the caller's guard is held.
+class Delivery {
+   public:
+    Delivery(std::vector<void *> buffers, std::vector<void *> staging, std::vector<size_t> lens,
+             int32_t *guard)
+        : buffers_(std::move(buffers)), staging_(std::move(staging)), lens_(std::move(lens)),
+          guard_(guard) {}
+
+    bool staged() const { return !staging_.empty(); }
+    const std::vector<void *> &buffers() const { return buffers_; }
+    const std::vector<size_t> &lens() const { return lens_; }
+    // Where transfers that a network fault can stall write: staging memory when there is some.
+    const std::vector<void *> &landing() const { return staged() ? staging_ : buffers_; }
+
+    // Runs `write` (which writes the caller's buffers) while holding the guard. Returns false,
+    // without running it, once the caller has closed the guard: the buffers are no longer ours.
+    template <class Write>
+    bool while_held(Write &&write) {
+        if (!hold()) return false;
+        try {
+            write();
+        } catch (...) {
+            release();
+            throw;
+        }
+        release();
+        return true;
+    }
+
+    // Copies each key which[j] whose transfer succeeded (got[j] == 0) and whose object, of
+    // sizes[j] bytes, fills its buffer, from staging into the caller's buffer. When the guard was
+    // closed, none is copied and the succeeded keys get KVT_NOT_DELIVERED.
+    void deliver(const std::vector<size_t> &which, const std::vector<uint64_t> &sizes,
+                 std::vector<int64_t> &got) {
+        if (!staged()) return;
+        const bool delivered = while_held([&] {
+            for (size_t j = 0; j < which.size(); ++j) {
+                const size_t i = which[j];
+                if (got[j] == 0 && sizes[j] == lens_[i]) std::memcpy(buffers_[i], staging_[i], lens_[i]);
+            }
+        });
+        if (!delivered)
+            for (auto &code : got)
+                if (code == 0) code = KVT_NOT_DELIVERED;
+    }
+
+   private:
+    bool hold() {
+        if (guard_ == nullptr) return true;
+        while (true) {
+            int32_t expected = KVT_GUARD_OPEN;
+            if (__atomic_compare_exchange_n(guard_, &expected, KVT_GUARD_COPYING, false,
+                                            __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+                return true;
+            if (expected == KVT_GUARD_CLOSED) return false;
+            std::this_thread::yield();  // another transfer of this batch is delivering
+        }
+    }
+
+    void release() {
+        if (guard_ != nullptr) __atomic_store_n(guard_, KVT_GUARD_OPEN, __ATOMIC_SEQ_CST);
+    }
+
+    std::vector<void *> buffers_, staging_;
+    std::vector<size_t> lens_;
+    int32_t *guard_;
+};
+
 // One transfer from one node: keys which[j] of the located batch, each from its replica choice[j]
 // (all on `node`), into bufs[which[j]]. Registered in the node table while it runs, so that a
 // stuck transfer makes exactly its node suspect.
@@ -561,8 +632,7 @@ std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
 // node suspect. Writes results[i] for every pending key.
 void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
                         const kvt_shim::Locations &where, const std::vector<size_t> &pending,
-                        const std::vector<size_t> &choice, const std::vector<void *> &bufs,
-                        int64_t *results) {
+                        const std::vector<size_t> &choice, Delivery &delivery, int64_t *results) {
     if (pending.empty()) return;
     std::map<std::string, std::pair<std::vector<size_t>, std::vector<size_t>>> by_node;
     for (size_t j = 0; j < pending.size(); ++j) {
@@ -574,22 +644,36 @@ void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
     struct Group {
         const std::string *node;
         mooncake::RealClient *stripe;
+        bool local;  // a memcpy from the first stripe's own segment, which the network cannot stall
         std::vector<size_t> which, choice;
         std::vector<int64_t> got;
     };
     std::vector<Group> groups;
     for (const auto &[node, keys] : by_node) {
-        const size_t parts = std::min(c.stripes.size(), keys.first.size());
+        const bool local = kvt_shim::copies_locally(*c.stripes[0], node);
+        const size_t parts = local ? 1 : std::min(c.stripes.size(), keys.first.size());
         for (size_t p = 0; p < parts; ++p) {
             const auto run = run_of(p, keys.first.size(), parts);
-            groups.push_back({&node, c.stripes[p].get(), items(keys.first, run),
+            groups.push_back({&node, c.stripes[p].get(), local, items(keys.first, run),
                               items(keys.second, run), {}});
         }
     }
     in_parallel(groups.size(), [&](size_t g) {
         auto &group = groups[g];
-        group.got = read_group(c, *group.stripe, ks, where, *group.node, group.which,
-                               group.choice, bufs);
+        auto read = [&](const std::vector<void *> &into) {
+            group.got = read_group(c, *group.stripe, ks, where, *group.node, group.which,
+                                   group.choice, into);
+        };
+        if (group.local && delivery.staged()) {
+            // Straight into the caller's buffers: a staging copy would only double the memcpy.
+            if (!delivery.while_held([&] { read(delivery.buffers()); }))
+                group.got.assign(group.which.size(), KVT_NOT_DELIVERED);
+            return;
+        }
+        read(delivery.landing());
+        std::vector<uint64_t> sizes;
+        for (size_t i : group.which) sizes.push_back(where.keys[i].size);
+        delivery.deliver(group.which, sizes, group.got);
     });
 
     for (const auto &group : groups) {
@@ -609,18 +693,51 @@ void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
     }
 }
 
+// Reads keys whose replicas are outside memory (disk, NoF) with batch_get_into, through
+// staging when the load is staged. Writes results[i] for each of them.
+void read_elsewhere(mooncake::RealClient &c, const std::vector<std::string> &ks,
+                    const std::vector<size_t> &elsewhere, Delivery &delivery, int64_t *results) {
+    if (elsewhere.empty()) return;
+    std::vector<std::string> eks;
+    std::vector<void *> ebufs;
+    std::vector<size_t> elens;
+    for (size_t i : elsewhere) {
+        eks.push_back(ks[i]);
+        ebufs.push_back(delivery.landing()[i]);
+        elens.push_back(delivery.lens()[i]);
+    }
+    auto got = c.batch_get_into(eks, ebufs, elens);
+    check_count("batch_get_into", got, static_cast<int32_t>(elsewhere.size()));
+    // batch_get_into answers with the bytes read; deliver() takes 0 for a whole read.
+    std::vector<int64_t> codes(got.size());
+    std::vector<uint64_t> sizes(got.size());
+    for (size_t j = 0; j < got.size(); ++j) {
+        codes[j] = got[j] < 0 ? got[j] : 0;
+        sizes[j] = got[j] < 0 ? 0 : static_cast<uint64_t>(got[j]);
+    }
+    delivery.deliver(elsewhere, sizes, codes);
+    for (size_t j = 0; j < elsewhere.size(); ++j)
+        results[elsewhere[j]] = codes[j] == 0 ? got[j] : codes[j];
+}
+
 }  // namespace
 
 KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
                             const int32_t *key_lens, const int64_t *addrs,
-                            const int64_t *sizes, int32_t n, int64_t *results) {
+                            const int64_t *staging, const int64_t *sizes, int32_t n,
+                            int32_t *guard, int64_t *results) {
     return guarded("kvt_load", [&]() -> int32_t {
         auto &c = require_client(client);
         if (!check_batch(keys, key_lens, n, results)) return 0;
         auto ks = to_keys(keys, key_lens, n);
-        std::vector<void *> bufs;
+        std::vector<void *> bufs, staged;
         std::vector<size_t> lens;
         to_buffers(addrs, sizes, n, bufs, lens);
+        if (staging != nullptr) {
+            std::vector<size_t> same;
+            to_buffers(staging, sizes, n, staged, same);
+        }
+        Delivery delivery(std::move(bufs), std::move(staged), std::move(lens), guard);
 
         client->nodes.sweep();
         const auto where = kvt_shim::locate(c, ks);
@@ -632,7 +749,7 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
                 results[i] = key.error;
             } else if (key.elsewhere) {
                 elsewhere.push_back(i);
-            } else if (lens[i] < key.size) {
+            } else if (delivery.lens()[i] < key.size) {
                 results[i] = static_cast<int64_t>(mooncake::ErrorCode::INVALID_PARAMS);
             } else if (const size_t r = next_replica(client->nodes, key, 0); r != std::string::npos) {
                 pending.push_back(i);
@@ -641,21 +758,8 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
                 results[i] = KVT_ON_SUSPECT_NODES;
             }
         }
-        read_from_replicas(*client, ks, where, pending, choice, bufs, results);
-
-        if (!elsewhere.empty()) {
-            std::vector<std::string> eks;
-            std::vector<void *> ebufs;
-            std::vector<size_t> elens;
-            for (size_t i : elsewhere) {
-                eks.push_back(ks[i]);
-                ebufs.push_back(bufs[i]);
-                elens.push_back(lens[i]);
-            }
-            auto got = c.batch_get_into(eks, ebufs, elens);
-            check_count("batch_get_into", got, static_cast<int32_t>(elsewhere.size()));
-            for (size_t j = 0; j < elsewhere.size(); ++j) results[elsewhere[j]] = got[j];
-        }
+        read_from_replicas(*client, ks, where, pending, choice, delivery, results);
+        read_elsewhere(c, ks, elsewhere, delivery, results);
         return 0;
     });
 }

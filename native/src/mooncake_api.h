@@ -168,6 +168,16 @@ inline std::vector<int64_t> read_from(mooncake::RealClient &client,
 #endif
 }
 
+// Whether `client` reads a replica on `node` with a plain memcpy from its own segment, which no
+// network fault can stall (Mooncake's LOCAL_MEMCPY strategy).
+inline bool copies_locally(mooncake::RealClient &client, const std::string &node) {
+#ifdef KVTIER_TESTDOUBLE
+    return client.testdouble_copies_locally(node);
+#else
+    return client.client_->CanUseLocalMemcpy(node);
+#endif
+}
+
 #ifndef KVTIER_TESTDOUBLE
 // Mooncake reads its master RPC deadlines only from the environment, when a MasterClient is
 // built. Rather than change the environment of a running, multithreaded process, the pool

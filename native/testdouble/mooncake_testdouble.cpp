@@ -40,6 +40,8 @@
 //                                         ("-" for a key not set), and for each batch call,
 //                                         "<client> <op> <keys>"; <client> numbers the clients
 //                                         set up in this process, from 1.
+//   testdouble_local_node=<n>             node n stands for this client's own segment, which
+//                                         Mooncake reads with a plain memcpy.
 //   testdouble_silent_nodes_file=<path>   while the file at <path> lists a node (comma or
 //                                         newline separated), every transfer to or from that
 //                                         node hangs, as on a silently partitioned host; it
@@ -206,6 +208,8 @@ ExpectedVoid RealClient::setup_internal(const ConfigDict &config) {
         } else if (key == "testdouble_nodes") {
             nodes_ = split_csv(value);
             if (nodes_.empty()) return bad("a list of node names");
+        } else if (key == "testdouble_local_node") {
+            local_node_ = value;
         } else if (key == "testdouble_silent_nodes_file") {
             silent_nodes_file_ = value;
         } else if (key == "testdouble_calls_file") {
@@ -435,6 +439,10 @@ std::vector<int64_t> RealClient::testdouble_read_from(const std::vector<std::str
     for (const auto &late : late_bytes_) std::memset(late.buffer, 0xEE, late.size);
     late_bytes_ = std::move(failed_now);
     return out;
+}
+
+bool RealClient::testdouble_copies_locally(const std::string &node) const {
+    return !local_node_.empty() && node == local_node_;
 }
 
 bool RealClient::silent(const std::string &node) const {

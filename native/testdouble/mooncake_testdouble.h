@@ -125,6 +125,8 @@ class RealClient {
     std::vector<int64_t> testdouble_read_from(const std::vector<std::string> &keys,
                                               const std::vector<std::string> &nodes,
                                               const std::vector<void *> &buffers);
+    // Client::CanUseLocalMemcpy: whether `node` is testdouble_local_node.
+    bool testdouble_copies_locally(const std::string &node) const;
 
    private:
     RealClient() = default;
@@ -156,6 +158,7 @@ class RealClient {
     std::string master_down_while_;  // written only during setup
     std::vector<std::string> nodes_;  // written only during setup
     std::string silent_nodes_file_;   // written only during setup
+    std::string local_node_;          // written only during setup
     std::string calls_file_;          // written only during setup
     int64_t serial_ = 0;              // written only during setup
     mutable std::unordered_set<std::string> fail_once_keys_;

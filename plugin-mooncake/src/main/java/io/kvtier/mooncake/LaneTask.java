@@ -2,9 +2,9 @@ package io.kvtier.mooncake;
 
 import io.kvtier.spi.BatchResult;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import jnr.ffi.Pointer;
 
 /**
  * One submitted batch: the work one lane thread runs (one native batch call) and the future the
@@ -14,12 +14,9 @@ import java.util.function.Supplier;
  * closed while the work ran, the result is replaced by the "closed" error.
  */
 final class LaneTask implements Runnable, SliceGuard {
-    private static final int OPEN = 0;
-    private static final int USING_SLICES = 1;
-    private static final int COMPLETE = 2;
-
     private final CompletableFuture<BatchResult> future = new CompletableFuture<>();
-    private final AtomicInteger state = new AtomicInteger(OPEN);
+    /** Reached from the lane thread's stack while the work runs, so valid for the native call. */
+    private final GuardWord state = new GuardWord();
     private final Function<SliceGuard, BatchResult> work;
     private final Supplier<IllegalStateException> closedError;
     private volatile Thread runner;
@@ -50,7 +47,7 @@ final class LaneTask implements Runnable, SliceGuard {
     public void run() {
         synchronized (this) {
             // Not future.isDone(): an early completion marks the state before it completes the future.
-            if (state.get() == COMPLETE) {
+            if (state.get() == GuardWord.COMPLETE) {
                 return;
             }
             working = true;
@@ -97,12 +94,22 @@ final class LaneTask implements Runnable, SliceGuard {
 
     @Override
     public boolean enter() {
-        return state.compareAndSet(OPEN, USING_SLICES);
+        return state.compareAndSet(GuardWord.OPEN, GuardWord.USING_SLICES);
     }
 
     @Override
     public void exit() {
-        state.set(OPEN);
+        state.set(GuardWord.OPEN);
+    }
+
+    @Override
+    public boolean completed() {
+        return state.get() == GuardWord.COMPLETE;
+    }
+
+    @Override
+    public Pointer word() {
+        return state.pointer();
     }
 
     /**
@@ -120,14 +127,16 @@ final class LaneTask implements Runnable, SliceGuard {
     /** Runs {@code completion} if the batch is not complete yet, after any copy in progress has ended. */
     private boolean complete(Runnable completion) {
         while (true) {
-            if (state.compareAndSet(OPEN, COMPLETE)) {
+            if (state.compareAndSet(GuardWord.OPEN, GuardWord.COMPLETE)) {
                 completion.run();
                 return true;
             }
-            if (state.get() == COMPLETE) {
+            if (state.get() == GuardWord.COMPLETE) {
                 return false;
             }
-            Thread.onSpinWait(); // a copy of at most one batch's bytes is in progress
+            // A copy of at most one batch's bytes is in progress, or the connector's read of a
+            // replica in this process's own segment: a memcpy, which no network fault stalls.
+            Thread.onSpinWait();
         }
     }
 }

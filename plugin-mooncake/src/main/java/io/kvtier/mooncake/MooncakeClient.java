@@ -145,13 +145,23 @@ final class MooncakeClient implements AutoCloseable {
         return slab.results(n);
     }
 
-    /** {@code batch_get_into}; results: bytes read, or a negative Mooncake code. */
-    long[] load(List<ObjectKey> keys, int[] indices, long[] addrs, long[] sizes) {
+    /**
+     * Reads into {@code addrs}: through {@code staging}, when given, and then only while
+     * {@code guard} is held (kvt_load); results: bytes read, or a negative Mooncake code.
+     */
+    long[] load(List<ObjectKey> keys, int[] indices, long[] addrs, long[] staging, long[] sizes, SliceGuard guard) {
         int n = addrs.length;
         BatchSlab slab = slab(keys, indices, n);
         slab.buffers(addrs, sizes, n);
-        check("load", lib.kvt_load(handle, slab.keys(), slab.lengths(), slab.addresses(), slab.sizes(), n,
-                slab.results()));
+        Pointer stagingArgument = null;
+        Pointer guardArgument = null;
+        if (staging != null) {
+            slab.staging(staging, n);
+            stagingArgument = slab.staging();
+            guardArgument = guard.word();
+        }
+        check("load", lib.kvt_load(handle, slab.keys(), slab.lengths(), slab.addresses(), stagingArgument,
+                slab.sizes(), n, guardArgument, slab.results()));
         return slab.results(n);
     }
 

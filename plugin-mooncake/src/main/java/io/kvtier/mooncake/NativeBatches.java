@@ -45,7 +45,7 @@ final class NativeBatches {
                 long[] sources = batch.addresses();
                 if (staged) {
                     sources = StagingBuffer.forCurrentThread().layout(batch.sizes());
-                    if (!copyBetween(guard, batch.addresses(), sources, batch.sizes(), null)) {
+                    if (!copyBetween(guard, batch.addresses(), sources, batch.sizes())) {
                         return null; // the deadline came first: the slices are no longer this batch's
                     }
                 }
@@ -64,32 +64,33 @@ final class NativeBatches {
         return results.found(keys, retry.apply(client.lookup(keys), again -> client.lookup(pick(keys, again))));
     }
 
-    /** @return null when the batch completed (its deadline) before its bytes were copied into L1 */
+    /**
+     * The connector copies each staged key into L1 while the guard is held, as its transfer lands.
+     *
+     * @return null when the batch completed (its deadline) before all its bytes were copied into L1
+     */
     BatchResult load(List<ObjectKey> keys, CheckedBuffers batch, SliceGuard guard) {
         long[] rc = NO_ANSWERS;
         if (batch.nativeCount() > 0) {
             try {
                 int[] indices = batch.nativeIndices();
                 long[] sizes = batch.sizes();
-                long[] targets = staged ? StagingBuffer.forCurrentThread().layout(sizes) : batch.addresses();
-                long[] first = client.load(keys, indices, targets, sizes);
+                long[] addresses = batch.addresses();
+                long[] staging = staged ? StagingBuffer.forCurrentThread().layout(sizes) : null;
+                long[] first = client.load(keys, indices, addresses, staging, sizes, guard);
                 // A key asked again must not land where a failed transfer may still write.
                 boolean retired = retireStagingAfterAFailedTransfer(first);
                 rc = retry.apply(first, again -> {
-                    if (retired) {
-                        long[] fresh = StagingBuffer.forCurrentThread().layout(pick(sizes, again));
-                        for (int k = 0; k < again.length; k++) {
-                            targets[again[k]] = fresh[k];
-                        }
-                    }
-                    long[] second = client.load(keys, pick(indices, again), pick(targets, again), pick(sizes, again));
+                    long[] stagingAgain = staging == null ? null
+                            : retired ? StagingBuffer.forCurrentThread().layout(pick(sizes, again)) : pick(staging, again);
+                    long[] second = client.load(keys, pick(indices, again), pick(addresses, again), stagingAgain,
+                            pick(sizes, again), guard);
                     // Only the second answers: the first ones' failures retired their memory already.
                     retireStagingAfterAFailedTransfer(second);
                     return second;
                 });
-                boolean copied = !staged || copyBetween(guard, targets, batch.addresses(), sizes, rc);
-                if (!copied) {
-                    return null; // the bytes stay in staging memory: the slices are no longer this batch's
+                if (guard.completed()) {
+                    return null; // some bytes stayed in staging memory: the slices are no longer this batch's
                 }
             } finally {
                 batch.releaseSlices();
@@ -113,21 +114,18 @@ final class NativeBatches {
     }
 
     /**
-     * Copies {@code sizes[j]} bytes from {@code from[j]} to {@code to[j]} for every j (every j whose
-     * load read the whole object, when {@code loaded} is given), while the batch's slices are still
-     * its own.
+     * Copies {@code sizes[j]} bytes from {@code from[j]} to {@code to[j]} for every j, while the
+     * batch's slices are still its own.
      *
      * @return false, copying nothing, when the batch had completed already
      */
-    private static boolean copyBetween(SliceGuard guard, long[] from, long[] to, long[] sizes, long[] loaded) {
+    private static boolean copyBetween(SliceGuard guard, long[] from, long[] to, long[] sizes) {
         if (!guard.enter()) {
             return false;
         }
         try {
             for (int j = 0; j < sizes.length; j++) {
-                if (loaded == null || loaded[j] == sizes[j]) {
-                    StagingBuffer.copy(from[j], to[j], sizes[j]);
-                }
+                StagingBuffer.copy(from[j], to[j], sizes[j]);
             }
             return true;
         } finally {

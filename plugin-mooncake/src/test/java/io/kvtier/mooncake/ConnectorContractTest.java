@@ -10,7 +10,7 @@ import java.util.UUID;
 import jnr.ffi.byref.LongLongByReference;
 import org.junit.jupiter.api.Test;
 
-/** The connector's own calls of ABI 4, through the test double: errors apart from values, bad arguments. */
+/** The connector's own calls through the test double: errors apart from values, bad arguments. */
 class ConnectorContractTest {
     private final MooncakeNative lib = TestDouble.binding();
 

@@ -1,0 +1,110 @@
+package io.kvtier.mooncake;
+
+import static io.kvtier.mooncake.RoundTripTest.SIZE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.ObjectKey;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * kvt_load's guard, through the double with two storage nodes, of which "a" stands for this
+ * client's own segment: key 0 lives on a, key 1 on b. A remote key lands in staging memory and
+ * reaches the caller's buffer only under the guard; a local key is read straight into the buffer
+ * under the guard. The guard is a {@link LaneTask}'s, as in the adapter.
+ */
+class StagedLoadTest {
+    private static final long NOT_DELIVERED = -9101;
+
+    private final List<ObjectKey> keys = RoundTripTest.keys(0, 2);
+    private final long[] sizes = {SIZE, SIZE};
+    private final OffHeapRegion l1 = new OffHeapRegion(2 * SIZE);
+    private final OffHeapRegion staging = new OffHeapRegion(2 * SIZE);
+    private final LaneTask task = new LaneTask(guard -> BatchResult.empty(), () -> null);
+    private MooncakeClient client;
+
+    @BeforeEach
+    void storeOneKeyOnEachNode() {
+        client = MooncakeClient.open(TestDouble.binding(), Map.of("local_hostname", "127.0.0.1", "metadata_server",
+                "P2PHANDSHAKE", "master_server_addr", "staged-" + UUID.randomUUID() + ":1", "testdouble_nodes", "a,b",
+                "testdouble_local_node", "a"), Duration.ofSeconds(5), Duration.ofSeconds(1), 1);
+        OffHeapRegion source = new OffHeapRegion(2 * SIZE);
+        RoundTripTest.filled(source, 2, 7);
+        long[] rc = client.store(keys, null, addresses(source), sizes, new ReplicateConfig(1, ReplicateConfig.UNSET));
+        assertThat(rc).containsExactly(0, 0);
+    }
+
+    @AfterEach
+    void close() {
+        client.close();
+    }
+
+    private static long[] addresses(OffHeapRegion region) {
+        return new long[] {region.address, region.address + SIZE};
+    }
+
+    private long[] load(SliceGuard guard) {
+        return client.load(keys, null, addresses(l1), addresses(staging), sizes, guard);
+    }
+
+    private static byte[] object(int key) {
+        return OffHeapRegion.expected(SIZE, key + 7);
+    }
+
+    private static byte[] zeros() {
+        return new byte[SIZE];
+    }
+
+    @Test
+    void aRemoteKeyIsCopiedFromStagingAndALocalKeyIsReadStraightIntoItsBuffer() {
+        assertThat(load(task)).containsExactly(SIZE, SIZE);
+        assertThat(l1.read(0, SIZE)).isEqualTo(object(0));
+        assertThat(l1.read(SIZE, SIZE)).isEqualTo(object(1));
+        assertThat(staging.read(0, SIZE)).as("the local key skipped staging").isEqualTo(zeros());
+        assertThat(staging.read(SIZE, SIZE)).as("the remote key went through staging").isEqualTo(object(1));
+    }
+
+    @Test
+    void onceTheGuardIsClosedNoByteReachesTheBuffersAndTheReadKeysSaySo() {
+        task.expire(BatchResult::empty);
+        assertThat(task.completed()).isTrue();
+        assertThat(load(task)).containsExactly(NOT_DELIVERED, NOT_DELIVERED);
+        assertThat(l1.read(0, 2 * SIZE)).isEqualTo(new byte[2 * SIZE]);
+        assertThat(staging.read(0, SIZE)).as("the local key was not read at all").isEqualTo(zeros());
+        assertThat(staging.read(SIZE, SIZE)).isEqualTo(object(1));
+    }
+
+    @Test
+    void whileTheGuardIsHeldTheConnectorWaitsToWriteTheBuffers() throws Exception {
+        assertThat(task.enter()).isTrue();
+        CompletableFuture<long[]> loading = CompletableFuture.supplyAsync(() -> load(task));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Arrays.equals(staging.read(SIZE, SIZE), object(1))) {
+            assertThat(System.nanoTime()).as("the remote key landed in staging").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+        assertThat(l1.read(0, 2 * SIZE)).as("nothing written while the guard is held").isEqualTo(new byte[2 * SIZE]);
+        assertThat(loading).isNotDone();
+        task.exit();
+        assertThat(loading.get(30, TimeUnit.SECONDS)).containsExactly(SIZE, SIZE);
+        assertThat(l1.read(0, SIZE)).isEqualTo(object(0));
+        assertThat(l1.read(SIZE, SIZE)).isEqualTo(object(1));
+    }
+
+    @Test
+    void anUnstagedLoadReadsEveryKeyStraightIntoItsBuffer() {
+        assertThat(client.load(keys, null, addresses(l1), null, sizes, SliceGuard.ALWAYS)).containsExactly(SIZE, SIZE);
+        assertThat(l1.read(0, SIZE)).isEqualTo(object(0));
+        assertThat(l1.read(SIZE, SIZE)).isEqualTo(object(1));
+        assertThat(staging.read(0, 2 * SIZE)).isEqualTo(new byte[2 * SIZE]);
+    }
+}
