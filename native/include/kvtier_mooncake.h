@@ -125,9 +125,10 @@ int32_t kvt_load(kvt_client *client, const char *const *keys, const int32_t *key
  * suspect_after_ms first. */
 int32_t kvt_nodes(kvt_client *client, char *buf, int32_t cap);
 
-/* Probes one suspect node by reading, into memory of its own, the last key this client read
- * from it. Returns 1 when the node answered (it is no longer suspect), also when the master no
- * longer lists a replica of that key there (nothing routes to the node through it); 0 when it
+/* Probes one suspect node by reading, into memory of its own, the latest of the keys this client
+ * met on it (the last 16 it read from the node or skipped there as suspect) that the master still
+ * places there. Returns 1 when the node answered (it is no longer suspect), also when the master
+ * places none of those keys there any more (nothing routes to the node through them); 0 when it
  * is still suspect, also when the master did not answer; negative on failure. Blocks for as long
  * as the read does. */
 int32_t kvt_probe_node(kvt_client *client, const char *endpoint);

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <future>
 #include <map>
@@ -198,16 +199,21 @@ class NodeTable {
         nodes_[node].suspect_since_ms = 0;
     }
 
-    // Remembers a key read from `node`, for a later probe of it.
+    // Remembers a key with a replica on `node`, for a later probe of it: the last kProbeKeys.
     void remember(const std::string &node, const std::string &key) {
         std::lock_guard<std::mutex> lock(mu_);
-        nodes_[node].probe_key = key;
+        auto &keys = nodes_[node].probe_keys;
+        if (!keys.empty() && keys.front() == key) return;
+        keys.push_front(key);
+        if (keys.size() > kProbeKeys) keys.pop_back();
     }
 
-    std::string probe_key(const std::string &node) {
+    // The keys remembered for `node`, the latest first.
+    std::vector<std::string> probe_keys(const std::string &node) {
         std::lock_guard<std::mutex> lock(mu_);
         auto it = nodes_.find(node);
-        return it == nodes_.end() ? std::string() : it->second.probe_key;
+        if (it == nodes_.end()) return {};
+        return {it->second.probe_keys.begin(), it->second.probe_keys.end()};
     }
 
     // While some node is suspect: the others, each once, starting one further on every call so
@@ -238,9 +244,13 @@ class NodeTable {
     }
 
   private:
+    // A workload that deletes what it read soon leaves a node's last key gone; one of several is
+    // more likely still placed there.
+    static constexpr size_t kProbeKeys = 16;
+
     struct Node {
         int64_t suspect_since_ms = 0;  // 0: not suspect
-        std::string probe_key;
+        std::deque<std::string> probe_keys;
     };
     struct Running {
         int64_t start_ms;
@@ -527,10 +537,15 @@ KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
 
 namespace {
 
-// The first replica of `key`, from `from` on, whose node is not suspect; npos when none is.
-size_t next_replica(NodeTable &nodes, const kvt_shim::Locations::Key &key, size_t from) {
-    for (size_t r = from; r < key.nodes.size(); ++r)
+// The first replica of `key`, from `from` on, whose node is not suspect; npos when none is. The
+// key is remembered for each suspect node it skips, so that a probe of that node reads a key the
+// master still places there.
+size_t next_replica(NodeTable &nodes, const std::string &name, const kvt_shim::Locations::Key &key,
+                    size_t from) {
+    for (size_t r = from; r < key.nodes.size(); ++r) {
         if (!nodes.suspect(key.nodes[r])) return r;
+        nodes.remember(key.nodes[r], name);
+    }
     return std::string::npos;
 }
 
@@ -751,7 +766,7 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
                 elsewhere.push_back(i);
             } else if (delivery.lens()[i] < key.size) {
                 results[i] = static_cast<int64_t>(mooncake::ErrorCode::INVALID_PARAMS);
-            } else if (const size_t r = next_replica(client->nodes, key, 0); r != std::string::npos) {
+            } else if (const size_t r = next_replica(client->nodes, ks[i], key, 0); r != std::string::npos) {
                 pending.push_back(i);
                 choice.push_back(r);
             } else {
@@ -784,34 +799,39 @@ KVT_EXPORT int32_t kvt_probe_node(kvt_client *client, const char *endpoint) {
         auto &c = require_client(client);
         if (endpoint == nullptr) bad_argument("probe_node: endpoint is null");
         const std::string node(endpoint);
-        const std::string key = client->nodes.probe_key(node);
-        if (key.empty()) bad_argument("probe_node: no key was read from " + node);
-        const auto where = kvt_shim::locate(c, {key});
-        check_count("BatchQuery", where.keys, 1);
-        const auto &located = where.keys[0];
-        const auto r = std::find(located.nodes.begin(), located.nodes.end(), node);
-        const bool gone = located.error == static_cast<int64_t>(mooncake::ErrorCode::OBJECT_NOT_FOUND) ||
-                          (located.error == 0 && r == located.nodes.end());
-        if (gone) {
-            client->nodes.clear(node);  // the master lists no replica of it there any more
+        const std::vector<std::string> keys = client->nodes.probe_keys(node);
+        if (keys.empty()) bad_argument("probe_node: no key was read from " + node);
+        const auto where = kvt_shim::locate(c, keys);
+        check_count("BatchQuery", where.keys, static_cast<int32_t>(keys.size()));
+        bool unanswered = false;
+        for (size_t k = 0; k < keys.size(); ++k) {
+            const auto &located = where.keys[k];
+            if (located.error == static_cast<int64_t>(mooncake::ErrorCode::OBJECT_NOT_FOUND)) continue;
+            if (located.error < 0) {
+                unanswered = true;  // the master may be away
+                continue;
+            }
+            const auto r = std::find(located.nodes.begin(), located.nodes.end(), node);
+            if (r == located.nodes.end()) continue;
+            std::vector<char> scratch(located.size);
+            const uint64_t running = client->nodes.begin({node});
+            std::vector<int64_t> got;
+            try {
+                got = kvt_shim::read_from(c, keys, where, {k},
+                                          {static_cast<size_t>(r - located.nodes.begin())},
+                                          {scratch.data()});
+            } catch (...) {
+                client->nodes.end(running);
+                throw;
+            }
+            client->nodes.end(running);
+            check_count("BatchGet", got, 1);
+            if (got[0] != 0) return 0;
+            client->nodes.clear(node);
             return 1;
         }
-        if (located.error < 0) return 0;  // no answer about it (the master may be away): still suspect
-        std::vector<char> scratch(located.size);
-        const uint64_t running = client->nodes.begin({node});
-        std::vector<int64_t> got;
-        try {
-            got = kvt_shim::read_from(c, {key}, where, {0},
-                                      {static_cast<size_t>(r - located.nodes.begin())},
-                                      {scratch.data()});
-        } catch (...) {
-            client->nodes.end(running);
-            throw;
-        }
-        client->nodes.end(running);
-        check_count("BatchGet", got, 1);
-        if (got[0] != 0) return 0;
-        client->nodes.clear(node);
+        if (unanswered) return 0;
+        client->nodes.clear(node);  // the master lists none of these keys there any more
         return 1;
     });
 }
