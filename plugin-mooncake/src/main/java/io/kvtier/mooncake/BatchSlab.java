@@ -11,17 +11,17 @@ import jnr.ffi.Runtime;
 /**
  * One thread's reusable native memory for the arguments of a batch call: the keys (a {@code char*}
  * array, an {@code int32_t} length array and the key bytes), the buffer addresses and sizes, a
- * load's staging addresses, and the per-key results, all in one direct buffer. Every batch argument thus crosses JNR-FFI as a
- * plain address. Encoding a key here costs a few nanoseconds, where marshalling a {@code String[]}
- * through JNR costs hundreds (it allocates, encodes and NUL-terminates every string on every
- * call), and heap arrays would take JNR's object-parameter path, which copies each array in and
- * out and is slow until the JIT has compiled it. Each lane thread has its own slab (no locking);
- * it grows when a batch needs more room and is never shrunk.
+ * load's staging addresses, and the per-key results, all in one direct buffer. Every batch
+ * argument thus crosses JNR-FFI as a plain address. Encoding a key here costs a few nanoseconds,
+ * where marshalling a {@code String[]} through JNR costs hundreds (it allocates, encodes and
+ * NUL-terminates every string on every call), and heap arrays would take JNR's object-parameter
+ * path, which copies each array in and out and is slow until the JIT has compiled it. Each lane
+ * thread has its own slab (no locking); it grows when a batch needs more room and is never shrunk.
  */
 final class BatchSlab {
     private static final ThreadLocal<BatchSlab> PER_THREAD = ThreadLocal.withInitial(BatchSlab::new);
     private static final Runtime RUNTIME = Runtime.getSystemRuntime();
-    /** Per key: a key pointer, an address, a size, a result and a staging address (8 bytes each), and a length (4). */
+    /** Per key: a key pointer, an address, a size, a result and a staging address (8 bytes each), a length (4). */
     private static final int BYTES_PER_KEY = 5 * Long.BYTES + Integer.BYTES;
 
     private int keyCapacity;
