@@ -1,6 +1,8 @@
 package io.kvtier.mooncake;
 
 import static io.kvtier.mooncake.RoundTripTest.SIZE;
+import static io.kvtier.mooncake.SilentNodeTest.PATIENCE;
+import static io.kvtier.mooncake.SilentNodeTest.until;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvtier.spi.ObjectKey;
@@ -14,7 +16,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,8 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  * it last read there, because the probe reads another key the master still places on it.
  */
 class NodeProbeTest {
-    private static final Duration PATIENCE = Duration.ofSeconds(30);
-
     @TempDir
     Path dir;
     private MooncakeClient client;
@@ -41,14 +40,6 @@ class NodeProbeTest {
         Files.deleteIfExists(silent);
         CompletableFuture.allOf(stuck, probe).handle((ok, failed) -> null).get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
         client.close();
-    }
-
-    private static void until(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waiting for " + what).isNegative();
-            Thread.sleep(10);
-        }
     }
 
     private long reads() {

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SilentNodeTest {
     private static final long TIMEOUT_MS = 300;
-    private static final Duration PATIENCE = Duration.ofSeconds(20);
+    static final Duration PATIENCE = Duration.ofSeconds(20);
 
     @TempDir
     Path dir;
@@ -78,7 +78,8 @@ class SilentNodeTest {
         return source;
     }
 
-    private static void until(String what, BooleanSupplier condition) throws InterruptedException {
+    /** Polls {@code condition} until it holds, failing after {@link #PATIENCE}. */
+    static void until(String what, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         while (!condition.getAsBoolean()) {
             assertThat(System.nanoTime() - deadline).as("waiting for " + what).isNegative();
