@@ -14,6 +14,12 @@
 // One connect at a time still tries it, so the address is cleared as soon as it answers again.
 // Non-blocking connects (the master RPCs, asio's asynchronous ones) are passed through untouched.
 //
+// A node that answers connects but not transfers (its process paused: its kernel still accepts)
+// is caught by the connector instead, which holds it suspect once its reads stall and has its
+// data address avoided here: a store the master placed there then fails at once, as it would on
+// a silent node, rather than wait out its batch's deadline. The connector's probe of the node is
+// let through, so that the node is cleared as soon as it answers.
+//
 // And a connection made here closes without TIME_WAIT (SO_LINGER 0): Mooncake closes it once the
 // peer's status frame came, so nothing is left to deliver, and at one connection per slice the
 // TIME_WAITs of a busy client (about 1000 a second, each kept 60 s) exhaust the ephemeral ports
@@ -21,7 +27,10 @@
 // throughput falls to a third until they expire: the 60 s oscillation seen on a bridge (not on
 // loopback, where the kernel reuses TIME_WAIT ports by default, tcp_tw_reuse = 2).
 
+#include "connect_guard.h"
+
 #include <fcntl.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -52,6 +61,8 @@ struct Peer {
 
 std::mutex peers_mu;
 std::map<std::string, Peer> peers;  // by address and port, as bytes
+std::map<std::string, int> avoided;  // by address and port, as bytes: how many avoid it
+thread_local int probing = 0;
 
 std::string peer_key(const struct sockaddr *addr, socklen_t len) {
     if (addr->sa_family == AF_INET && len >= sizeof(sockaddr_in)) {
@@ -97,6 +108,41 @@ int bounded_connect(int fd, const struct sockaddr *addr, socklen_t len, int flag
 
 }  // namespace
 
+namespace kvt_connect {
+
+std::vector<std::string> addresses(const std::string &host, uint16_t port) {
+    addrinfo hints{};
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICSERV;
+    addrinfo *found = nullptr;
+    std::vector<std::string> out;
+    if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found) != 0) return out;
+    for (const addrinfo *a = found; a != nullptr; a = a->ai_next) {
+        std::string key = peer_key(a->ai_addr, a->ai_addrlen);
+        if (!key.empty() && std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
+    }
+    freeaddrinfo(found);
+    return out;
+}
+
+void avoid(const std::vector<std::string> &addresses) {
+    std::lock_guard<std::mutex> lock(peers_mu);
+    for (const auto &key : addresses) ++avoided[key];
+}
+
+void allow(const std::vector<std::string> &addresses) {
+    std::lock_guard<std::mutex> lock(peers_mu);
+    for (const auto &key : addresses) {
+        auto it = avoided.find(key);
+        if (it != avoided.end() && --it->second == 0) avoided.erase(it);
+    }
+}
+
+Probing::Probing() { ++probing; }
+Probing::~Probing() { --probing; }
+
+}  // namespace kvt_connect
+
 extern "C" int __wrap_connect(int fd, const struct sockaddr *addr, socklen_t len) {
     const int flags = fcntl(fd, F_GETFL);
     std::string key = addr == nullptr ? std::string() : peer_key(addr, len);
@@ -106,6 +152,10 @@ extern "C" int __wrap_connect(int fd, const struct sockaddr *addr, socklen_t len
     Peer *peer;
     {
         std::lock_guard<std::mutex> lock(peers_mu);
+        if (probing == 0 && avoided.count(key) != 0) {
+            errno = ETIMEDOUT;
+            return -1;
+        }
         peer = &peers[key];  // std::map: the reference stays valid
         const auto now = Clock::now();
         if (!peer->connecting.empty() &&

@@ -156,10 +156,16 @@ bool transfer_failed(int64_t code) {
 
 // The storage nodes this client reads from, and which of them are suspect: a node is suspect
 // once one of its reads failed to transfer or has been running for longer than suspect_after,
-// and until a probe read from it succeeds. Reads skip suspect nodes.
+// and until a probe read from it succeeds. Reads skip suspect nodes, and connects to a suspect
+// node's data address fail at once: stores the master still places there fail fast.
 class NodeTable {
   public:
     explicit NodeTable(int64_t suspect_after_ms) : suspect_after_ms_(suspect_after_ms) {}
+
+    ~NodeTable() {
+        for (const auto &[name, node] : nodes_)
+            if (node.suspect_since_ms != 0) kvt_shim::allow(node.data_address);
+    }
 
     // Registers one running transfer to `nodes`; end() it when it returns.
     uint64_t begin(const std::vector<std::string> &nodes) {
@@ -196,16 +202,43 @@ class NodeTable {
 
     void clear(const std::string &node) {
         std::lock_guard<std::mutex> lock(mu_);
-        nodes_[node].suspect_since_ms = 0;
+        auto &entry = nodes_[node];
+        if (entry.suspect_since_ms != 0) kvt_shim::allow(entry.data_address);
+        entry.suspect_since_ms = 0;
+    }
+
+    // Whether the node's data address is yet to be learned (once, after a read from it).
+    bool address_unknown(const std::string &node) {
+        std::lock_guard<std::mutex> lock(mu_);
+        auto it = nodes_.find(node);
+        return it == nodes_.end() || !it->second.address_known;
+    }
+
+    void learn_address(const std::string &node, std::vector<std::string> address) {
+        std::lock_guard<std::mutex> lock(mu_);
+        auto &entry = nodes_[node];
+        if (entry.address_known) return;
+        entry.address_known = true;
+        entry.data_address = std::move(address);
+        if (entry.suspect_since_ms != 0) kvt_shim::avoid(entry.data_address);
     }
 
     // Remembers a key with a replica on `node`, for a later probe of it: the last kProbeKeys.
     void remember(const std::string &node, const std::string &key) {
         std::lock_guard<std::mutex> lock(mu_);
-        auto &keys = nodes_[node].probe_keys;
+        auto &entry = nodes_[node];
+        entry.last_met_ms = now_ms();
+        auto &keys = entry.probe_keys;
         if (!keys.empty() && keys.front() == key) return;
         keys.push_front(key);
         if (keys.size() > kProbeKeys) keys.pop_back();
+    }
+
+    // Whether a read met a key on `node` (read it there, or skipped it there) within the last `ms`.
+    bool met_within(const std::string &node, int64_t ms) {
+        std::lock_guard<std::mutex> lock(mu_);
+        auto it = nodes_.find(node);
+        return it != nodes_.end() && now_ms() - it->second.last_met_ms < ms;
     }
 
     // The keys remembered for `node`, the latest first.
@@ -251,6 +284,9 @@ class NodeTable {
     struct Node {
         int64_t suspect_since_ms = 0;  // 0: not suspect
         std::deque<std::string> probe_keys;
+        int64_t last_met_ms = 0;
+        bool address_known = false;
+        std::vector<std::string> data_address;  // avoided while suspect
     };
     struct Running {
         int64_t start_ms;
@@ -259,7 +295,9 @@ class NodeTable {
 
     void mark_locked(const std::string &node, int64_t now) {
         auto &entry = nodes_[node];
-        if (entry.suspect_since_ms == 0) entry.suspect_since_ms = std::max<int64_t>(now, 1);
+        if (entry.suspect_since_ms != 0) return;
+        entry.suspect_since_ms = std::max<int64_t>(now, 1);
+        kvt_shim::avoid(entry.data_address);
     }
 
     const int64_t suspect_after_ms_;
@@ -269,6 +307,11 @@ class NodeTable {
     uint64_t next_id_ = 1;
     size_t rotation_ = 0;
 };
+
+// How long no read may have met a node before a probe that finds none of its keys clears it:
+// far longer than a busy workload goes between reads that meet one node's keys. A node the master
+// dropped stays suspect that much longer, which costs nothing: nothing is placed there any more.
+constexpr int64_t kMetRecentlyMs = 3000;
 
 // Runs body(0) .. body(parts - 1), every part but the first on a thread of its own, and returns
 // once all have returned (they share the caller's stack); then rethrows the first failure.
@@ -638,6 +681,7 @@ std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
         throw;
     }
     c.nodes.end(running);
+    if (c.nodes.address_unknown(node)) c.nodes.learn_address(node, kvt_shim::data_address(stripe, node));
     check_count("BatchGet", got, static_cast<int32_t>(which.size()));
     return got;
 }
@@ -816,6 +860,7 @@ KVT_EXPORT int32_t kvt_probe_node(kvt_client *client, const char *endpoint) {
             std::vector<char> scratch(located.size);
             const uint64_t running = client->nodes.begin({node});
             std::vector<int64_t> got;
+            kvt_shim::Probing through_to_the_node;
             try {
                 got = kvt_shim::read_from(c, keys, where, {k},
                                           {static_cast<size_t>(r - located.nodes.begin())},
@@ -831,7 +876,11 @@ KVT_EXPORT int32_t kvt_probe_node(kvt_client *client, const char *endpoint) {
             return 1;
         }
         if (unanswered) return 0;
-        client->nodes.clear(node);  // the master lists none of these keys there any more
+        // The master lists none of these keys there any more. A workload that deletes what it
+        // read soon leaves that so while the master still places new keys on the node; only a
+        // node no read has met for a while is gone from the master's placements.
+        if (client->nodes.met_within(node, kMetRecentlyMs)) return 0;
+        client->nodes.clear(node);
         return 1;
     });
 }

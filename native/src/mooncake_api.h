@@ -25,6 +25,7 @@
 #include "master_client.h"  // mooncake-store: MasterClient
 #include "rpc_client_io_context.h"  // mooncake-common: RpcClientPool
 #include "lazy_library.h"
+#include "connect_guard.h"
 #endif
 
 namespace kvt_shim {
@@ -207,7 +208,12 @@ struct PoolMutex {
     using type = std::shared_mutex mooncake::RpcClientPool::*;
     friend type member(PoolMutex);
 };
+struct ClientEngine {
+    using type = std::shared_ptr<mooncake::TransferEngine> mooncake::Client::*;
+    friend type member(ClientEngine);
+};
 template struct Expose<ClientMaster, &mooncake::Client::master_client_>;
+template struct Expose<ClientEngine, &mooncake::Client::transfer_engine_>;
 template struct Expose<MasterPool, &mooncake::MasterClient::client_accessor_>;
 template struct Expose<PoolConfig, &mooncake::RpcClientPool::config_>;
 template struct Expose<PoolAddress, &mooncake::RpcClientPool::address_>;
@@ -235,6 +241,54 @@ inline void set_master_rpc_timeout(mooncake::RealClient &client, std::chrono::mi
     if (!address.empty()) pool.GetOrCreateClientPool(address);
 #endif
 }
+
+// Where `client`'s transfers from `node` (a transfer endpoint) connect to: its TCP data port at
+// its host, as the connect guard keys addresses. Call it once a transfer from the node has
+// returned, so that Mooncake has the node's descriptor at hand and asks no one. Empty when
+// unknown or not TCP.
+inline std::vector<std::string> data_address(mooncake::RealClient &client, const std::string &node) {
+#ifdef KVTIER_TESTDOUBLE
+    (void)client;
+    (void)node;
+    return {};
+#else
+    const auto &engine = (*client.client_).*member(ClientEngine{});
+    if (!engine || !mooncake::globalConfig().metacache) return {};
+    const auto metadata = engine->getMetadata();
+    if (!metadata) return {};
+    const auto desc = metadata->getSegmentDescByName(node);
+    if (!desc || desc->protocol.find("tcp") == std::string::npos || desc->tcp_data_port <= 0) return {};
+    mooncake::TransferMetadata::RpcMetaDesc rpc;
+    if (metadata->getRpcMetaEntry(desc->name, rpc) != 0) return {};
+    return kvt_connect::addresses(rpc.ip_or_host_name, static_cast<uint16_t>(desc->tcp_data_port));
+#endif
+}
+
+// Connects to these addresses fail at once while avoided, except a probe's (connect_guard.h).
+inline void avoid(const std::vector<std::string> &addresses) {
+#ifdef KVTIER_TESTDOUBLE
+    (void)addresses;
+#else
+    kvt_connect::avoid(addresses);
+#endif
+}
+
+inline void allow(const std::vector<std::string> &addresses) {
+#ifdef KVTIER_TESTDOUBLE
+    (void)addresses;
+#else
+    kvt_connect::allow(addresses);
+#endif
+}
+
+#ifdef KVTIER_TESTDOUBLE
+struct Probing {
+    Probing() {}  // user-provided, as the real one: a scope, not an unused variable
+    ~Probing() {}
+};
+#else
+using Probing = kvt_connect::Probing;
+#endif
 
 // Mooncake logs through glog, to stderr unless told otherwise. With MC_LOG_DIR set, Mooncake
 // initialises glog itself (a second initialisation aborts), so the user's choice stands.

@@ -61,8 +61,8 @@ class NodeProbeTest {
         return client.load(keys, null, addresses, null, sizes, SliceGuard.ALWAYS);
     }
 
-    @Test
-    void aSilentNodeStaysSuspectWhenTheKeyLastReadThereIsDeletedAndAnswersOnceHeard() throws Exception {
+    /** A client of the double with nodes a, b and c, and keys 0 to 3 stored with two replicas each. */
+    private List<ObjectKey> storedOnThreeNodes() {
         silent = dir.resolve("silent");
         calls = dir.resolve("calls");
         client = MooncakeClient.open(TestDouble.binding(), Map.of("local_hostname", "127.0.0.1", "metadata_server",
@@ -80,7 +80,12 @@ class NodeProbeTest {
         }
         assertThat(client.store(keys, null, addresses, sizes, new ReplicateConfig(2, ReplicateConfig.UNSET)))
                 .containsOnly(0);
+        return keys;
+    }
 
+    @Test
+    void aSilentNodeStaysSuspectWhenTheKeyLastReadThereIsDeletedAndAnswersOnceHeard() throws Exception {
+        List<ObjectKey> keys = storedOnThreeNodes();
         Files.writeString(silent, "a");
         stuck = CompletableFuture.supplyAsync(() -> load(keys.subList(0, 1)));
         until("a to be suspect", () -> Boolean.TRUE.equals(client.nodes().get("a")));
@@ -98,6 +103,25 @@ class NodeProbeTest {
         assertThat(stuck.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("key 0 was deleted meanwhile")
                 .containsExactly(MooncakeCodes.OBJECT_NOT_FOUND);
         // Only now: a transfer still running past suspect_after_ms marks its node again.
+        assertThat(client.nodes()).containsEntry("a", false);
+    }
+
+    @Test
+    void aSilentNodeWhoseKeysAreAllDeletedStaysSuspectWhileReadsStillMeetItThenIsCleared() throws Exception {
+        List<ObjectKey> keys = storedOnThreeNodes();
+        Files.writeString(silent, "a");
+        stuck = CompletableFuture.supplyAsync(() -> load(keys.subList(0, 1)));
+        until("a to be suspect", () -> Boolean.TRUE.equals(client.nodes().get("a")));
+        assertThat(load(keys.subList(3, 4))).as("key 3 read around a, from b").containsExactly(SIZE);
+        assertThat(client.delete(List.of(keys.get(0), keys.get(3)))).containsExactly(0, 0);
+
+        assertThat(client.probeNode("a")).as("none of a's keys is left, but a read met a just now").isFalse();
+        assertThat(client.nodes()).containsEntry("a", true);
+        // No read meets a any more, as when the master has dropped a node: a probe then clears it,
+        // once the stuck read has returned (while it runs past suspect_after_ms it marks a again).
+        Files.delete(silent);
+        stuck.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        until("a probe to clear a", () -> client.probeNode("a"));
         assertThat(client.nodes()).containsEntry("a", false);
     }
 }
