@@ -123,8 +123,8 @@ class RealClusterFaultsTest {
 
     @Test
     void d_aLinkFlappingEvery5sBoundsEveryWaitAndCorruptsNothing() throws Exception {
-        ClientResult r = run("d: node flapping every 5 s for 30 s, replica_num 2", Fault.FLAP_NODE, 2,
-                Duration.ofSeconds(30)).client(Client.KVTIER);
+        ClientResult r = run("d: node flapping every 5 s for 60 s, replica_num 2", Fault.FLAP_NODE, 2,
+                Duration.ofSeconds(60)).client(Client.KVTIER);
         SoftAssertions soft = new SoftAssertions();
         bounded(soft, r);
         soft.assertAll();

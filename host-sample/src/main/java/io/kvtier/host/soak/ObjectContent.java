@@ -55,6 +55,21 @@ final class ObjectContent {
         return Verdict.FOREIGN;
     }
 
+    /** Whose object the bytes are, as far as their header tells: what a corrupted load names. */
+    String whose(ByteBuffer buffer) {
+        ByteBuffer header = buffer.duplicate().clear();
+        long run = header.getLong();
+        int instance = header.getInt();
+        int key = header.getInt();
+        long version = header.getLong();
+        if (run != runId) {
+            return "no object of this run";
+        }
+        String whose = String.format("instance %d key %d version %d", instance, key, version);
+        return matches(buffer, instance, key, version) ? "the whole object of " + whose
+                : "the header of " + whose + ", other bytes after it";
+    }
+
     private boolean matches(ByteBuffer buffer, int instance, int key, long version) {
         ByteBuffer view = buffer.duplicate().clear();
         if (view.getLong() != runId || view.getInt() != instance || view.getInt() != key || view.getLong() != version) {

@@ -7,6 +7,7 @@ import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.ObjectKey;
+import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,10 +26,13 @@ final class Operations {
     private final ObjectContent content;
     private final List<ObjectKey[]> wireKeys = new ArrayList<>();
     private final long startNanos;
+    /** Where each corrupted load is described, for whoever looks for its cause. */
+    private final PrintWriter err;
 
     /** @param runId part of every key and object, so a shared store never answers with a former run's objects */
-    Operations(List<Target> targets, Soak.Options options, long runId, long startNanos) {
+    Operations(List<Target> targets, Soak.Options options, long runId, long startNanos, PrintWriter err) {
         this.options = options;
+        this.err = err;
         this.content = new ObjectContent(runId);
         this.startNanos = startNanos;
         for (Target target : targets) {
@@ -140,6 +144,10 @@ final class Operations {
                         }
                     } else {
                         stats.corrupted(verdict);
+                        err.printf("kvtier: soak %.1f s: instance %d key %d, expected version %d (%s), loaded %s%n",
+                                (now - startNanos) / 1e9, target.index, keys[i], known.version(), known.state(),
+                                content.whose(targetsInL1.get(i).buffer()));
+                        err.flush();
                     }
                 } else if (result.get(i) == KeyResult.MISSING) {
                     stats.missing();

@@ -109,7 +109,7 @@ final class Soak {
 
     private SoakReport run(List<List<L1Slice>> slices) throws InterruptedException {
         startNanos = System.nanoTime();
-        Operations operations = new Operations(targets, options, runId, startNanos);
+        Operations operations = new Operations(targets, options, runId, startNanos, err);
         targets.forEach(this::pollHealth);
         SoakProgress progress = new SoakProgress(targets, err, startNanos);
         ScheduledExecutorService monitor = Executors.newScheduledThreadPool(2, daemon("kvtier-soak-monitor"));

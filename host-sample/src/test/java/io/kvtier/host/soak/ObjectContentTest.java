@@ -48,4 +48,13 @@ class ObjectContentTest {
     void zeroedMemoryIsNeverAnObject() {
         assertThat(content.check(ByteBuffer.allocateDirect(4096), 0, 0, 1)).isEqualTo(Verdict.FOREIGN);
     }
+
+    @Test
+    void aCorruptedLoadNamesWhoseObjectItHeld() {
+        assertThat(content.whose(object(2, 9, 4, 1000))).isEqualTo("the whole object of instance 2 key 9 version 4");
+        ByteBuffer torn = object(2, 9, 4, 1000);
+        torn.put(500, (byte) (torn.get(500) ^ 1));
+        assertThat(content.whose(torn)).isEqualTo("the header of instance 2 key 9 version 4, other bytes after it");
+        assertThat(content.whose(ByteBuffer.allocateDirect(1000))).isEqualTo("no object of this run");
+    }
 }

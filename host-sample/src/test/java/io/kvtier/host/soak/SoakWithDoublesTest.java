@@ -41,7 +41,12 @@ class SoakWithDoublesTest {
 
     /** A soak of one instance, named {@code name}, stopped as soon as {@code done} holds for it. */
     private static SoakReport soak(String name, L2Adapter adapter, Predicate<Target> done) throws Exception {
-        return soak(name, adapter, new MetricRegistry(), null, (soak, target) -> done.test(target));
+        return soak(name, adapter, new MetricRegistry(), null, (soak, target) -> done.test(target), new StringWriter());
+    }
+
+    private static SoakReport soak(String name, L2Adapter adapter, MetricRegistry metrics, Integer metricsPort,
+                                   Condition done) throws Exception {
+        return soak(name, adapter, metrics, metricsPort, done, new StringWriter());
     }
 
     private interface Condition0 {
@@ -52,12 +57,13 @@ class SoakWithDoublesTest {
         boolean holds(Soak soak, Target target) throws Exception;
     }
 
+    /** As above, with what the soak prints to stderr written to {@code err}. */
     private static SoakReport soak(String name, L2Adapter adapter, MetricRegistry metrics, Integer metricsPort,
-                                   Condition done) throws Exception {
+                                   Condition done, StringWriter err) throws Exception {
         Soak.Options options = options(metricsPort);
         Target target = new Target(name, "double", 0, adapter, options.keys(), options.faultSettleNanos());
         try (L1Arena arena = L1Arena.allocate(Soak.l1BytesNeeded(options), L1Arena.DEFAULT_ALIGNMENT, false)) {
-            Soak soak = new Soak(options, List.of(target), arena, metrics, new PrintWriter(new StringWriter()), 99);
+            Soak soak = new Soak(options, List.of(target), arena, metrics, new PrintWriter(err), 99);
             CompletableFuture<SoakReport> running = CompletableFuture.supplyAsync(() -> {
                 try {
                     return soak.run();
@@ -129,9 +135,15 @@ class SoakWithDoublesTest {
     @Test
     void aByteFlippedOnLoadIsCountedAsCorruptedAndFailsTheSoak() throws Exception {
         CorruptingAdapterDouble corrupting = new CorruptingAdapterDouble(10);
-        SoakReport report = soak("corrupting", corrupting, t -> t.stats(Op.LOAD).snapshot().foreign() >= 3);
+        StringWriter err = new StringWriter();
+        SoakReport report = soak("corrupting", corrupting, new MetricRegistry(), null,
+                (soak, t) -> t.stats(Op.LOAD).snapshot().foreign() >= 3, err);
         OpStats.Snapshot load = report.instance("corrupting").ops().get(Op.LOAD);
         assertThat(load.foreign()).as("every flipped byte, and nothing else").isEqualTo(corrupting.flipped.get());
+        assertThat(err.toString().lines().filter(line -> line.matches(
+                "kvtier: soak [0-9.]+ s: instance 0 key \\d+, expected version \\d+ \\((PRESENT|UNKNOWN)\\), loaded "
+                        + "the header of instance 0 key \\d+ version \\d+, other bytes after it")))
+                .as("each corrupted load described on stderr").hasSize((int) load.foreign());
         assertThat(load.stale()).isZero();
         assertThat(load.verified() + load.foreign()).isEqualTo(load.ok());
         assertThat(report.instance("corrupting").lost()).isZero();
