@@ -244,7 +244,7 @@ inline void set_master_rpc_timeout(mooncake::RealClient &client, std::chrono::mi
 
 // Where `client`'s transfers from `node` (a transfer endpoint) connect to: its TCP data port at
 // its host, as the connect guard keys addresses. Call it once a transfer from the node has
-// returned, so that Mooncake has the node's descriptor at hand and asks no one. Empty when
+// succeeded, so that Mooncake has the node's descriptor at hand and asks no one. Empty when
 // unknown or not TCP.
 inline std::vector<std::string> data_address(mooncake::RealClient &client, const std::string &node) {
 #ifdef KVTIER_TESTDOUBLE
