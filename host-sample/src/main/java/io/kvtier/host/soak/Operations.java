@@ -111,7 +111,7 @@ final class Operations {
                     }
                 } else if (result.get(i) == KeyResult.MISSING) {
                     stats.missing();
-                    missingWhere(target, stats, keys[i], known);
+                    missingWhere(target, Op.LOOKUP, stats, keys[i], known);
                 }
             }
         }
@@ -151,7 +151,7 @@ final class Operations {
                     }
                 } else if (result.get(i) == KeyResult.MISSING) {
                     stats.missing();
-                    missingWhere(target, stats, keys[i], known);
+                    missingWhere(target, Op.LOAD, stats, keys[i], known);
                 }
             }
         }
@@ -173,7 +173,7 @@ final class Operations {
             } else if (outcome == KeyResult.MISSING) {
                 stats.missing();
                 if (known.state() == KeyBook.State.PRESENT) {
-                    stats.expectedPresentButMissing(target.faults.excuses(known.storeStartNanos()));
+                    expectedPresentButMissing(target, Op.DELETE, stats, keys[i], known);
                 }
                 target.book.set(keys[i], KeyBook.Entry.ABSENT);
             } else if (known.state() != KeyBook.State.ABSENT) {
@@ -190,10 +190,22 @@ final class Operations {
     }
 
     /** A key believed stored was reported missing: lost, or missing after a fault; from now on it is unknown. */
-    private static void missingWhere(Target target, OpStats stats, int key, KeyBook.Entry known) {
+    private void missingWhere(Target target, Op op, OpStats stats, int key, KeyBook.Entry known) {
         if (known.state() == KeyBook.State.PRESENT) {
-            stats.expectedPresentButMissing(target.faults.excuses(known.storeStartNanos()));
+            expectedPresentButMissing(target, op, stats, key, known);
             target.book.set(key, new KeyBook.Entry(KeyBook.State.UNKNOWN, known.version(), 0));
+        }
+    }
+
+    /** Counts the key lost unless a fault window excuses it; a lost key is described on stderr, to be traced. */
+    private void expectedPresentButMissing(Target target, Op op, OpStats stats, int key, KeyBook.Entry known) {
+        boolean excused = target.faults.excuses(known.storeStartNanos());
+        stats.expectedPresentButMissing(excused);
+        if (!excused) {
+            err.printf("kvtier: soak %.1f s: instance %d key %d, version %d stored from %.1f s, lost: a %s says missing%n",
+                    (System.nanoTime() - startNanos) / 1e9, target.index, key, known.version(),
+                    (known.storeStartNanos() - startNanos) / 1e9, op.name().toLowerCase());
+            err.flush();
         }
     }
 

@@ -167,9 +167,14 @@ class SoakWithDoublesTest {
     @Test
     void anObjectSilentlyForgottenIsCountedAsLostAndFailsTheSoak() throws Exception {
         ForgetfulAdapterDouble forgetful = new ForgetfulAdapterDouble(7);
-        SoakReport report = soak("forgetful", forgetful, t -> sum(t, OpStats.Snapshot::lost) >= 3);
+        StringWriter err = new StringWriter();
+        SoakReport report = soak("forgetful", forgetful, new MetricRegistry(), null,
+                (soak, t) -> sum(t, OpStats.Snapshot::lost) >= 3, err);
         SoakReport.InstanceReport r = report.instance("forgetful");
         assertThat(r.lost()).isPositive().isLessThanOrEqualTo(forgetful.forgotten.get());
+        assertThat(err.toString().lines().filter(line -> line.matches(
+                "kvtier: soak [0-9.]+ s: instance 0 key \\d+, version \\d+ stored from [0-9.]+ s, lost: a (lookup|load|delete) says missing")))
+                .as("each lost key described on stderr").hasSize((int) r.lost());
         assertThat(sum(r, OpStats.Snapshot::missingAfterFault)).isZero();
         assertThat(r.corrupted()).isZero();
         assertThat(r.windows()).isEmpty();
