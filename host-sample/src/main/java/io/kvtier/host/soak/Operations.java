@@ -26,7 +26,7 @@ final class Operations {
     private final ObjectContent content;
     private final List<ObjectKey[]> wireKeys = new ArrayList<>();
     private final long startNanos;
-    /** Where each corrupted load is described, for whoever looks for its cause. */
+    /** Where each corrupted load and each lost key is described, for whoever looks for the cause. */
     private final PrintWriter err;
 
     /** @param runId part of every key and object, so a shared store never answers with a former run's objects */
