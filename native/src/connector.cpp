@@ -684,7 +684,7 @@ std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
     check_count("BatchGet", got, static_cast<int32_t>(which.size()));
     // After a read that reached the node, Mooncake has its descriptor at hand; after none, looking
     // it up would ask the node itself, which may be silent.
-    if (std::count(got.begin(), got.end(), 0) > 0 && c.nodes.address_unknown(node))
+    if (std::find(got.begin(), got.end(), 0) != got.end() && c.nodes.address_unknown(node))
         c.nodes.learn_address(node, kvt_shim::data_address(stripe, node));
     return got;
 }

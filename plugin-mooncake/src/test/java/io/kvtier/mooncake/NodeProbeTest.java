@@ -83,13 +83,18 @@ class NodeProbeTest {
         return keys;
     }
 
-    @Test
-    void aSilentNodeStaysSuspectWhenTheKeyLastReadThereIsDeletedAndAnswersOnceHeard() throws Exception {
-        List<ObjectKey> keys = storedOnThreeNodes();
+    /** Node a falls silent under a read of key 0, which makes it suspect; key 3 is then read around a, from b. */
+    private void silenceAAndReadAroundIt(List<ObjectKey> keys) throws Exception {
         Files.writeString(silent, "a");
         stuck = CompletableFuture.supplyAsync(() -> load(keys.subList(0, 1)));
         until("a to be suspect", () -> Boolean.TRUE.equals(client.nodes().get("a")));
         assertThat(load(keys.subList(3, 4))).as("key 3 read around a, from b").containsExactly(SIZE);
+    }
+
+    @Test
+    void aSilentNodeStaysSuspectWhenTheKeyLastReadThereIsDeletedAndAnswersOnceHeard() throws Exception {
+        List<ObjectKey> keys = storedOnThreeNodes();
+        silenceAAndReadAroundIt(keys);
         assertThat(client.delete(keys.subList(0, 1))).containsExactly(0);
 
         long readsBefore = reads();
@@ -109,10 +114,7 @@ class NodeProbeTest {
     @Test
     void aSilentNodeWhoseKeysAreAllDeletedStaysSuspectWhileReadsStillMeetItThenIsCleared() throws Exception {
         List<ObjectKey> keys = storedOnThreeNodes();
-        Files.writeString(silent, "a");
-        stuck = CompletableFuture.supplyAsync(() -> load(keys.subList(0, 1)));
-        until("a to be suspect", () -> Boolean.TRUE.equals(client.nodes().get("a")));
-        assertThat(load(keys.subList(3, 4))).as("key 3 read around a, from b").containsExactly(SIZE);
+        silenceAAndReadAroundIt(keys);
         assertThat(client.delete(List.of(keys.get(0), keys.get(3)))).containsExactly(0, 0);
 
         assertThat(client.probeNode("a")).as("none of a's keys is left, but a read met a just now").isFalse();
