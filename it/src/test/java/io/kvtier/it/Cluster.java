@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -163,10 +164,24 @@ final class Cluster implements AutoCloseable {
     /** Kills every process on the cluster's hosts and removes them, their links and the bridge. */
     @Override
     public void close() throws IOException, InterruptedException {
+        keepMasterLogs();
         run("down", name);
         synchronized (processes) {
             for (Process process : processes) {
                 process.destroyForcibly().waitFor();
+            }
+        }
+    }
+
+    /** The master's log lives in the script's state, which `down` removes: copied beside the others first. */
+    private void keepMasterLogs() throws IOException {
+        Path state = Path.of("/tmp/kvtier-cluster", name);
+        if (!Files.isDirectory(state)) {
+            return;
+        }
+        try (var files = Files.newDirectoryStream(state, "master-h*.log")) {
+            for (Path log : files) {
+                Files.copy(log, logs.resolve(log.getFileName()), StandardCopyOption.REPLACE_EXISTING);
             }
         }
     }

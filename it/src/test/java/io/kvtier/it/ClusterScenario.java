@@ -472,7 +472,7 @@ final class ClusterScenario {
         Fault fault = Fault.valueOf(args[0].toUpperCase().replace('-', '_'));
         Map<String, String> options = new LinkedHashMap<>(Map.of("--replicas", "2", "--before", "15", "--during", "20",
                 "--after", "15", "--flap", "5", "--batch-timeout-ms", "2000", "--clients", "kvtier,raw", "--rounds", "1",
-                "--logs", Files.createTempDirectory("kvtier-scenario-").toString()));
+                "--logs", ""));
         for (int i = 1; i < args.length; i += 2) {
             if (!options.containsKey(args[i])) {
                 System.err.println("scenario: unknown option " + args[i]);
@@ -491,8 +491,10 @@ final class ClusterScenario {
                 Duration.ofSeconds(Long.parseLong(options.get("--flap"))),
                 Long.parseLong(options.get("--batch-timeout-ms")), clients, 4, 8, 256 << 10, 1024,
                 Integer.parseInt(options.get("--rounds")));
-        Result result = run(plan, Path.of(options.get("--logs")));
+        // A temporary directory only when none was named, so that named runs leave no empty ones behind.
+        Path logs = options.get("--logs").isEmpty() ? Files.createTempDirectory("kvtier-scenario-") : Path.of(options.get("--logs"));
+        Result result = run(plan, logs);
         result.lines().forEach(System.out::println);
-        System.out.println("[cluster] logs in " + options.get("--logs"));
+        System.out.println("[cluster] logs in " + logs);
     }
 }
