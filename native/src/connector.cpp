@@ -455,6 +455,7 @@ KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *va
         if (!missing.empty()) throw KvtError(kFailed, "kvtier_mooncake: " + missing);
 
         std::lock_guard<std::mutex> creating(g_create_mutex);
+        kvt_shim::check_objects_unless_told_otherwise();
         auto handle = std::make_unique<kvt_client>(suspect_after_ms);
         const std::chrono::milliseconds rpc_timeout(rpc_timeout_ms);
         handle->stripes.push_back(set_up(config, "", rpc_timeout));
@@ -755,6 +756,46 @@ void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
     }
 }
 
+bool corrupted(int64_t code) {
+    return code == static_cast<int64_t>(mooncake::ErrorCode::CHECKSUM_MISMATCH);
+}
+
+// A replica whose bytes differ from its object's checksum was written after its put completed
+// (by a transfer that Mooncake had reported failed, into memory handed on since); another replica
+// may be whole, and is read instead. When the others are all on suspect nodes, the key is
+// ON_SUSPECT_NODES: one of them may be whole.
+void read_other_replicas_of_corrupted(kvt_client &c, const std::vector<std::string> &ks,
+                                      const kvt_shim::Locations &where, std::vector<size_t> pending,
+                                      std::vector<size_t> choice, Delivery &delivery,
+                                      int64_t *results) {
+    while (!pending.empty()) {
+        std::vector<size_t> again, next;
+        for (size_t j = 0; j < pending.size(); ++j) {
+            const size_t i = pending[j];
+            if (!corrupted(results[i])) continue;
+            const size_t r = next_replica(c.nodes, ks[i], where.keys[i], choice[j] + 1);
+            if (r != std::string::npos) {
+                again.push_back(i);
+                next.push_back(r);
+            } else if (choice[j] + 1 < where.keys[i].nodes.size()) {
+                results[i] = KVT_ON_SUSPECT_NODES;
+            }
+        }
+        read_from_replicas(c, ks, where, again, next, delivery, results);
+        pending = std::move(again);
+        choice = std::move(next);
+    }
+}
+
+// An object none of whose replicas was read whole is removed: a store of a key that exists keeps
+// the old object, so it could never be replaced otherwise. Its key stays an error.
+void remove_corrupted(kvt_client &c, const std::vector<std::string> &ks, const int64_t *results) {
+    std::vector<std::string> corrupted_keys;
+    for (size_t i = 0; i < ks.size(); ++i)
+        if (corrupted(results[i])) corrupted_keys.push_back(ks[i]);
+    if (!corrupted_keys.empty()) next_stripe(c).batchRemove(corrupted_keys, /*force=*/true);
+}
+
 // Reads keys whose replicas are outside memory (disk, NoF) with batch_get_into, through
 // staging when the load is staged. Writes results[i] for each of them.
 void read_elsewhere(mooncake::RealClient &c, const std::vector<std::string> &ks,
@@ -821,7 +862,9 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
             }
         }
         read_from_replicas(*client, ks, where, pending, choice, delivery, results);
+        read_other_replicas_of_corrupted(*client, ks, where, pending, choice, delivery, results);
         read_elsewhere(c, ks, elsewhere, delivery, results);
+        remove_corrupted(*client, ks, results);
         return 0;
     });
 }

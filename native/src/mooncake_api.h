@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "rpc_client_io_context.h"  // mooncake-common: RpcClientPool
 #include "lazy_library.h"
 #include "connect_guard.h"
+#include "environ.h"  // mooncake-common: Environ, EnvironSource
 #endif
 
 namespace kvt_shim {
@@ -289,6 +291,26 @@ struct Probing {
 #else
 using Probing = kvt_connect::Probing;
 #endif
+
+// Mooncake checks each object end to end when MOONCAKE_STORE_CHECKSUM is true: a put stores a
+// CRC-64 of the object with its metadata, and a get whose bytes do not match it fails with
+// CHECKSUM_MISMATCH. The connector turns that on unless the user set the variable. Mooncake reads
+// its environment once, into a process-wide Environ, which each client reads when it is built; so
+// it is rebuilt here, once, before the process's first client exists, rather than the environment
+// of a multithreaded process changed.
+inline void check_objects_unless_told_otherwise() {
+#ifndef KVTIER_TESTDOUBLE
+    struct ChecksumOnUnlessSet : mooncake::EnvironSource {
+        const char *Get(const char *name) const override {
+            const char *value = std::getenv(name);
+            if (value == nullptr && std::strcmp(name, "MOONCAKE_STORE_CHECKSUM") == 0) return "true";
+            return value;
+        }
+    };
+    static std::once_flag once;
+    std::call_once(once, [] { mooncake::Environ::Get() = mooncake::Environ(ChecksumOnUnlessSet{}); });
+#endif
+}
 
 // Mooncake logs through glog, to stderr unless told otherwise. With MC_LOG_DIR set, Mooncake
 // initialises glog itself (a second initialisation aborts), so the user's choice stands.

@@ -42,6 +42,10 @@
 //                                         set up in this process, from 1.
 //   testdouble_local_node=<n>             node n stands for this client's own segment, which
 //                                         Mooncake reads with a plain memcpy.
+//   testdouble_corrupt_node=<n>           every replica on node n was overwritten after its put:
+//                                         a read of it lands 0xEE bytes and yields
+//                                         CHECKSUM_MISMATCH (-801), as Mooncake's object
+//                                         checksum check answers.
 //   testdouble_silent_nodes_file=<path>   while the file at <path> lists a node (comma or
 //                                         newline separated), every transfer to or from that
 //                                         node hangs, as on a silently partitioned host; it
@@ -131,7 +135,7 @@ const std::string &toString(ErrorCode code) noexcept {
     static const std::string ok = "OK", internal = "INTERNAL_ERROR",
                              invalid = "INVALID_PARAMS", not_found = "OBJECT_NOT_FOUND",
                              exists = "OBJECT_ALREADY_EXISTS", transfer_fail = "TRANSFER_FAIL",
-                             rpc_fail = "RPC_FAIL",
+                             checksum_mismatch = "CHECKSUM_MISMATCH", rpc_fail = "RPC_FAIL",
                              unknown = "UNKNOWN_ERROR";
     switch (code) {
         case ErrorCode::OK: return ok;
@@ -140,6 +144,7 @@ const std::string &toString(ErrorCode code) noexcept {
         case ErrorCode::OBJECT_NOT_FOUND: return not_found;
         case ErrorCode::OBJECT_ALREADY_EXISTS: return exists;
         case ErrorCode::TRANSFER_FAIL: return transfer_fail;
+        case ErrorCode::CHECKSUM_MISMATCH: return checksum_mismatch;
         case ErrorCode::RPC_FAIL: return rpc_fail;
     }
     return unknown;
@@ -210,6 +215,8 @@ ExpectedVoid RealClient::setup_internal(const ConfigDict &config) {
             if (nodes_.empty()) return bad("a list of node names");
         } else if (key == "testdouble_local_node") {
             local_node_ = value;
+        } else if (key == "testdouble_corrupt_node") {
+            corrupt_node_ = value;
         } else if (key == "testdouble_silent_nodes_file") {
             silent_nodes_file_ = value;
         } else if (key == "testdouble_calls_file") {
@@ -430,6 +437,11 @@ std::vector<int64_t> RealClient::testdouble_read_from(const std::vector<std::str
         if (it == store_->objects.end() || where == store_->replicas.end() ||
             std::find(where->second.begin(), where->second.end(), nodes[i]) == where->second.end()) {
             out[i] = kNotFound;  // gone since the query, as a Mooncake replica can be
+            continue;
+        }
+        if (nodes[i] == corrupt_node_) {
+            std::memset(buffers[i], 0xEE, it->second.size());
+            out[i] = static_cast<int64_t>(ErrorCode::CHECKSUM_MISMATCH);
             continue;
         }
         std::memcpy(buffers[i], it->second.data(), it->second.size());

@@ -36,6 +36,7 @@ enum class ErrorCode : int32_t {
     OBJECT_NOT_FOUND = -704,
     OBJECT_ALREADY_EXISTS = -705,
     TRANSFER_FAIL = -800,
+    CHECKSUM_MISMATCH = -801,
     RPC_FAIL = -900,
 };
 
@@ -159,6 +160,7 @@ class RealClient {
     std::vector<std::string> nodes_;  // written only during setup
     std::string silent_nodes_file_;   // written only during setup
     std::string local_node_;          // written only during setup
+    std::string corrupt_node_;        // written only during setup
     std::string calls_file_;          // written only during setup
     int64_t serial_ = 0;              // written only during setup
     mutable std::unordered_set<std::string> fail_once_keys_;

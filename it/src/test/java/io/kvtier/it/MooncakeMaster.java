@@ -22,12 +22,15 @@ final class MooncakeMaster implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
     private final String address;
+    /** Its HTTP admin server's port (metrics, /query_key), for a master of our own; 0 otherwise. */
+    private final int adminPort;
     private final List<String> command;
     private final Path log;
     private Process process;
 
-    private MooncakeMaster(String address, List<String> command, Path log) {
+    private MooncakeMaster(String address, int adminPort, List<String> command, Path log) {
         this.address = address;
+        this.adminPort = adminPort;
         this.command = command;
         this.log = log;
     }
@@ -59,7 +62,7 @@ final class MooncakeMaster implements AutoCloseable {
     static MooncakeMaster start(Path logDir) throws IOException, InterruptedException {
         String given = System.getenv("MOONCAKE_MASTER");
         if (given != null) {
-            return new MooncakeMaster(given, null, null);
+            return new MooncakeMaster(given, 0, null, null);
         }
         return startOwn(logDir);
     }
@@ -68,10 +71,12 @@ final class MooncakeMaster implements AutoCloseable {
     static MooncakeMaster startOwn(Path logDir, String... flags) throws IOException, InterruptedException {
         Path binary = binary().orElseThrow(() -> new IllegalStateException(unavailableReason().orElse("no mooncake_master")));
         int port = freePort();
+        int adminPort = freePort();
         List<String> command = new ArrayList<>(List.of(binary.toString(), "--rpc_address=127.0.0.1", "--port=" + port,
-                "--metrics_host=127.0.0.1", "--metrics_port=" + freePort()));
+                "--metrics_host=127.0.0.1", "--metrics_port=" + adminPort));
         command.addAll(List.of(flags));
-        MooncakeMaster master = new MooncakeMaster("127.0.0.1:" + port, command, logDir.resolve("mooncake_master.log"));
+        MooncakeMaster master = new MooncakeMaster("127.0.0.1:" + port, adminPort, command,
+                logDir.resolve("mooncake_master.log"));
         master.launch();
         return master;
     }
@@ -134,6 +139,14 @@ final class MooncakeMaster implements AutoCloseable {
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
+    }
+
+    /** The master's admin server, http://127.0.0.1:PORT, of a master started by {@link #startOwn}. */
+    String adminUrl() {
+        if (adminPort == 0) {
+            throw new IllegalStateException("not a master of our own: its admin port is unknown");
+        }
+        return "http://127.0.0.1:" + adminPort;
     }
 
     String address() {

@@ -18,6 +18,7 @@ final class MooncakeCodes {
     static final long OBJECT_HAS_LEASE = -706;
     static final long LEASE_EXPIRED = -707;
     static final long TRANSFER_FAIL = -800;
+    static final long CHECKSUM_MISMATCH = -801;
     static final long RPC_FAIL = -900;
     static final long RPC_TIMEOUT = -901;
     /** The connector's KVT_ON_SUSPECT_NODES: every replica of the key is on a suspect storage node. */
@@ -59,7 +60,7 @@ final class MooncakeCodes {
             Map.entry(-712L, "REPLICA_IS_GONE"),
             Map.entry(-714L, "OBJECT_REPLICA_BUSY"),
             Map.entry(TRANSFER_FAIL, "TRANSFER_FAIL"),
-            Map.entry(-801L, "CHECKSUM_MISMATCH"),
+            Map.entry(CHECKSUM_MISMATCH, "CHECKSUM_MISMATCH"),
             Map.entry(RPC_FAIL, "RPC_FAIL"),
             Map.entry(RPC_TIMEOUT, "RPC_TIMEOUT"),
             Map.entry(-1012L, "NOT_SUPPORTED"),
@@ -93,8 +94,13 @@ final class MooncakeCodes {
     static String describe(long code) {
         String name = NAMES.get(code);
         String described = name == null ? Long.toString(code) : name + " (" + code + ")";
-        return code == NO_AVAILABLE_HANDLE
-                ? described + ": no segment has room for it; is any client contributing global_segment_size?"
-                : described;
+        if (code == NO_AVAILABLE_HANDLE) {
+            return described + ": no segment has room for it; is any client contributing global_segment_size?";
+        }
+        if (code == CHECKSUM_MISMATCH) {
+            return described + ": every replica's bytes differ from the object's checksum (written after its put);"
+                    + " the object was removed, so that a store can replace it";
+        }
+        return described;
     }
 }

@@ -262,6 +262,29 @@ class SilentNodeTest {
     }
 
     @Test
+    void aCorruptedReplicaWhoseOtherReplicaIsOnASuspectNodeIsATransientErrorAndTheObjectIsKept() throws Exception {
+        MooncakeStoreAdapter adapter = adapter("replica_num", 2, "testdouble_corrupt_node", "a");
+        OffHeapRegion source = storeKeys(adapter, 2); // key 0 on a then b, key 1 on b then c
+        silence("b");
+        OffHeapRegion target = new OffHeapRegion(SIZE);
+        assertThat(await(adapter.load(keys(1, 1), empty(target, 1))).results()).containsExactly(KeyResult.ERROR);
+        until("b to be suspect", () -> suspects(adapter).equals(List.of("b")));
+
+        BatchResult around = await(adapter.load(keys(0, 1), empty(target, 1)));
+        assertThat(around.results()).containsExactly(KeyResult.ERROR);
+        assertThat(around.error(0).orElseThrow().kind()).isEqualTo(ErrorKind.TRANSIENT);
+        assertThat(around.firstError()).contains("ON_SUSPECT_NODES");
+        assertThat(await(adapter.lookupAndLock(keys(0, 1))).results()).as("b's replica may be whole: kept")
+                .containsExactly(KeyResult.OK);
+        adapter.unlock(keys(0, 1));
+
+        unsilence();
+        until("the probe to clear b", () -> suspects(adapter).isEmpty());
+        assertThat(await(adapter.load(keys(0, 1), empty(target, 1))).allOk()).isTrue();
+        assertThat(target.read(0, SIZE)).isEqualTo(source.read(0, SIZE));
+    }
+
+    @Test
     void whileANodeIsSuspectStoresPreferTheOthers() throws Exception {
         MooncakeStoreAdapter adapter = adapter();
         storeKeys(adapter, 3); // keys 0, 1, 2 on a, b, c: the next key stored would land on a

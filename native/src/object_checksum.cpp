@@ -1,0 +1,163 @@
+// Mooncake's object checksum, as linked into the connector, computed 16 bytes at a time
+// (-Wl,--wrap on CrcChecksum::Update, on the connector only).
+//
+// Why: with object checksums on, a put stores a CRC-64 of the object with its metadata, and a get
+// whose bytes do not match it fails with CHECKSUM_MISMATCH. That catches what no deadline can:
+// bytes that land in a replica after its put completed, such as a late write into memory that the
+// master had revoked from a failed put and handed to another object (seen under faults as loads of
+// another key's bytes). The connector turns object checksums on
+// (kvt_shim::check_objects_unless_told_otherwise). But at the pinned commit Mooncake computes the
+// CRC a byte at a time: 0.36 GB/s on a core here, a tenth of what one TCP stream carries.
+//
+// What: the same CRC (CRC-64/ECMA-182: most significant bit first, initial value 0, no final xor),
+// folded 64 bytes at a time with carry-less multiplication (PCLMULQDQ): 12.8 GB/s on a core here.
+// The fold keeps a 128-bit remainder congruent to the message so far modulo the polynomial; its
+// last 16 bytes and any tail go through the byte table. It is used only once it gave Mooncake's
+// own result on a test pattern, and only on CPUs that have the instructions.
+
+#include <cpuid.h>
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+
+#include "crc_checksum.h"
+
+extern "C" void __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(mooncake::CrcChecksum *self,
+                                                            const void *data, size_t size);
+
+namespace {
+
+// CrcChecksum holds its register in a private member: named here through an explicit template
+// instantiation, which may name private members; the pinned header is checked at compile time.
+template <class Tag, typename Tag::type Member>
+struct Expose {
+    friend typename Tag::type member(Tag) { return Member; }
+};
+struct CrcRegister {
+    using type = uint64_t mooncake::CrcChecksum::*;
+    friend type member(CrcRegister);
+};
+template struct Expose<CrcRegister, &mooncake::CrcChecksum::crc_>;
+
+constexpr uint64_t kPolynomial = 0x42F0E1EBA9EA3693ULL;  // Mooncake's, without the x^64 term
+
+// x^n mod P, for n >= 64.
+uint64_t x_to_the(unsigned n) {
+    uint64_t r = kPolynomial;  // x^64 mod P
+    for (unsigned i = 64; i < n; ++i) r = (r << 1) ^ ((r >> 63) != 0 ? kPolynomial : 0);
+    return r;
+}
+
+struct Tables {
+    uint64_t byte[256];
+    // Multiplying a 128-bit remainder by x^n: its high half by x^(n+64), its low half by x^n.
+    __m128i by512, by384, by256, by128;
+};
+
+__m128i times_x_to_the(unsigned n) {
+    return _mm_set_epi64x(static_cast<long long>(x_to_the(n + 64)), static_cast<long long>(x_to_the(n)));
+}
+
+Tables make_tables() {
+    Tables t;
+    for (unsigned i = 0; i < 256; ++i) {
+        uint64_t crc = static_cast<uint64_t>(i) << 56;
+        for (int bit = 0; bit < 8; ++bit) crc = (crc >> 63) != 0 ? (crc << 1) ^ kPolynomial : crc << 1;
+        t.byte[i] = crc;
+    }
+    t.by512 = times_x_to_the(512);
+    t.by384 = times_x_to_the(384);
+    t.by256 = times_x_to_the(256);
+    t.by128 = times_x_to_the(128);
+    return t;
+}
+
+const Tables &tables() {
+    static const Tables t = make_tables();
+    return t;
+}
+
+uint64_t bytewise(uint64_t crc, const uint8_t *p, size_t n) {
+    const auto &t = tables().byte;
+    for (size_t i = 0; i < n; ++i) crc = t[static_cast<uint8_t>((crc >> 56) ^ p[i])] ^ (crc << 8);
+    return crc;
+}
+
+#define KVT_FOLDING __attribute__((target("pclmul,ssse3")))
+
+// 16 bytes as a polynomial: the first byte's top bit is the highest coefficient.
+KVT_FOLDING __m128i big_endian(__m128i v) {
+    return _mm_shuffle_epi8(v, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+}
+
+KVT_FOLDING __m128i load(const uint8_t *p) {
+    return big_endian(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
+}
+
+KVT_FOLDING __m128i times(__m128i a, __m128i by) {
+    return _mm_xor_si128(_mm_clmulepi64_si128(a, by, 0x11), _mm_clmulepi64_si128(a, by, 0x00));
+}
+
+// n >= 16. Four remainders, of every fourth block, keep the multiplier busy.
+KVT_FOLDING uint64_t folded(uint64_t crc, const uint8_t *p, size_t n) {
+    const Tables &t = tables();
+    const __m128i start = _mm_set_epi64x(static_cast<long long>(crc), 0);  // enters as the first 8 bytes
+    __m128i a;
+    if (n >= 64) {
+        __m128i a0 = _mm_xor_si128(load(p), start), a1 = load(p + 16), a2 = load(p + 32), a3 = load(p + 48);
+        for (p += 64, n -= 64; n >= 64; p += 64, n -= 64) {
+            a0 = _mm_xor_si128(times(a0, t.by512), load(p));
+            a1 = _mm_xor_si128(times(a1, t.by512), load(p + 16));
+            a2 = _mm_xor_si128(times(a2, t.by512), load(p + 32));
+            a3 = _mm_xor_si128(times(a3, t.by512), load(p + 48));
+        }
+        a = _mm_xor_si128(_mm_xor_si128(times(a0, t.by384), times(a1, t.by256)),
+                          _mm_xor_si128(times(a2, t.by128), a3));
+    } else {
+        a = _mm_xor_si128(load(p), start);
+        p += 16;
+        n -= 16;
+    }
+    for (; n >= 16; p += 16, n -= 16) a = _mm_xor_si128(times(a, t.by128), load(p));
+    alignas(16) uint8_t remainder[16];
+    _mm_store_si128(reinterpret_cast<__m128i *>(remainder), big_endian(a));
+    return bytewise(bytewise(0, remainder, 16), p, n);
+}
+
+bool cpu_can_fold() {
+    unsigned eax, ebx, ecx, edx;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_PCLMUL) != 0 && (ecx & bit_SSSE3) != 0;
+}
+
+uint64_t mooncakes(uint64_t crc, const uint8_t *p, size_t n) {
+    mooncake::CrcChecksum checksum;
+    checksum.*member(CrcRegister{}) = crc;
+    __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(&checksum, p, n);
+    return checksum.Finalize();
+}
+
+// Lengths around each path's edges, after a register carried in from earlier bytes.
+bool folding_gives_mooncakes_result() {
+    uint8_t pattern[1031];
+    uint64_t seed = 0x9E3779B97F4A7C15ULL;
+    for (auto &b : pattern) b = static_cast<uint8_t>((seed = seed * 6364136223846793005ULL + 1) >> 56);
+    const uint64_t carried = mooncakes(0, pattern, 5);
+    for (size_t n : {16, 17, 63, 64, 65, 127, 128, 200, 1026})
+        if (folded(carried, pattern + 5, n) != mooncakes(carried, pattern + 5, n)) return false;
+    return true;
+}
+
+}  // namespace
+
+extern "C" void __wrap__ZN8mooncake11CrcChecksum6UpdateEPKvm(mooncake::CrcChecksum *self,
+                                                            const void *data, size_t size) {
+    static const bool fold = cpu_can_fold() && folding_gives_mooncakes_result();
+    if (!fold || size < 16) {
+        __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(self, data, size);
+        return;
+    }
+    uint64_t &crc = self->*member(CrcRegister{});
+    crc = folded(crc, static_cast<const uint8_t *>(data), size);
+}
