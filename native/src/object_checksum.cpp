@@ -7,12 +7,13 @@
 // master had revoked from a failed put and handed to another object (seen under faults as loads of
 // another key's bytes). The connector turns object checksums on
 // (kvt_shim::check_objects_unless_told_otherwise). But at the pinned commit Mooncake computes the
-// CRC a byte at a time: 0.36 GB/s on a core here, a tenth of what one TCP stream carries.
+// CRC a byte at a time: 0.34-0.39 GB/s on a core here, a tenth of what one TCP stream carries.
 //
 // What: the same CRC (CRC-64/ECMA-182: most significant bit first, initial value 0, no final xor),
-// folded 64 bytes at a time with carry-less multiplication (PCLMULQDQ): 12.8 GB/s on a core here.
-// The fold keeps a 128-bit remainder congruent to the message so far modulo the polynomial; its
-// last 16 bytes and any tail go through the byte table. It is used only once it gave Mooncake's
+// folded 64 bytes at a time with carry-less multiplication (PCLMULQDQ): 10-14 GB/s on a core here
+// (bench/checksum_bench.cpp, which also checks that the two agree).
+// The fold keeps a 128-bit remainder congruent to the message so far modulo the polynomial; that
+// remainder's 16 bytes and any tail of under 16 go through Mooncake's own code. It is used only once it gave Mooncake's
 // own result on a test pattern, and only on CPUs that have the instructions.
 
 #include <cpuid.h>
@@ -50,9 +51,15 @@ uint64_t x_to_the(unsigned n) {
     return r;
 }
 
-struct Tables {
-    uint64_t byte[256];
-    // Multiplying a 128-bit remainder by x^n: its high half by x^(n+64), its low half by x^n.
+uint64_t mooncakes(uint64_t crc, const uint8_t *p, size_t n) {
+    mooncake::CrcChecksum checksum;
+    checksum.*member(CrcRegister{}) = crc;
+    __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(&checksum, p, n);
+    return checksum.Finalize();
+}
+
+// Multiplying a 128-bit remainder by x^n: its high half by x^(n+64), its low half by x^n.
+struct Multipliers {
     __m128i by512, by384, by256, by128;
 };
 
@@ -60,29 +67,9 @@ __m128i times_x_to_the(unsigned n) {
     return _mm_set_epi64x(static_cast<long long>(x_to_the(n + 64)), static_cast<long long>(x_to_the(n)));
 }
 
-Tables make_tables() {
-    Tables t;
-    for (unsigned i = 0; i < 256; ++i) {
-        uint64_t crc = static_cast<uint64_t>(i) << 56;
-        for (int bit = 0; bit < 8; ++bit) crc = (crc >> 63) != 0 ? (crc << 1) ^ kPolynomial : crc << 1;
-        t.byte[i] = crc;
-    }
-    t.by512 = times_x_to_the(512);
-    t.by384 = times_x_to_the(384);
-    t.by256 = times_x_to_the(256);
-    t.by128 = times_x_to_the(128);
-    return t;
-}
-
-const Tables &tables() {
-    static const Tables t = make_tables();
-    return t;
-}
-
-uint64_t bytewise(uint64_t crc, const uint8_t *p, size_t n) {
-    const auto &t = tables().byte;
-    for (size_t i = 0; i < n; ++i) crc = t[static_cast<uint8_t>((crc >> 56) ^ p[i])] ^ (crc << 8);
-    return crc;
+const Multipliers &multipliers() {
+    static const Multipliers m{times_x_to_the(512), times_x_to_the(384), times_x_to_the(256), times_x_to_the(128)};
+    return m;
 }
 
 #define KVT_FOLDING __attribute__((target("pclmul,ssse3")))
@@ -102,7 +89,7 @@ KVT_FOLDING __m128i times(__m128i a, __m128i by) {
 
 // n >= 16. Four remainders, of every fourth block, keep the multiplier busy.
 KVT_FOLDING uint64_t folded(uint64_t crc, const uint8_t *p, size_t n) {
-    const Tables &t = tables();
+    const Multipliers &t = multipliers();
     const __m128i start = _mm_set_epi64x(static_cast<long long>(crc), 0);  // enters as the first 8 bytes
     __m128i a;
     if (n >= 64) {
@@ -123,19 +110,12 @@ KVT_FOLDING uint64_t folded(uint64_t crc, const uint8_t *p, size_t n) {
     for (; n >= 16; p += 16, n -= 16) a = _mm_xor_si128(times(a, t.by128), load(p));
     alignas(16) uint8_t remainder[16];
     _mm_store_si128(reinterpret_cast<__m128i *>(remainder), big_endian(a));
-    return bytewise(bytewise(0, remainder, 16), p, n);
+    return mooncakes(mooncakes(0, remainder, 16), p, n);
 }
 
 bool cpu_can_fold() {
     unsigned eax, ebx, ecx, edx;
     return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_PCLMUL) != 0 && (ecx & bit_SSSE3) != 0;
-}
-
-uint64_t mooncakes(uint64_t crc, const uint8_t *p, size_t n) {
-    mooncake::CrcChecksum checksum;
-    checksum.*member(CrcRegister{}) = crc;
-    __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(&checksum, p, n);
-    return checksum.Finalize();
 }
 
 // Lengths around each path's edges, after a register carried in from earlier bytes.

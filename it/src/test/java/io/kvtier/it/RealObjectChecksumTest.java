@@ -14,9 +14,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import jnr.ffi.Pointer;
@@ -26,16 +28,30 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Mooncake's object checksum, on by default in the connector and computed by its own fast CRC: a
- * replica overwritten after its put, as a late transfer does, is an error, never a load of wrong
- * bytes, and it is removed so that a store can replace it. The instance holds the cluster's only
- * segment, in this JVM, so the replica's memory (found through the master's /query_key) is
- * overwritten here. Skipped, with the reason, when there is no real connector or master.
+ * Mooncake's object checksum, on by default in the connector and computed by its own fast CRC,
+ * which gives Mooncake's result: a replica overwritten after its put, as a late transfer does, is
+ * an error, never a load of wrong bytes, and it is removed so that a store can replace it. The
+ * instance holds the cluster's only segment, in this JVM, so the replica's memory (found through
+ * the master's /query_key) is overwritten here. Skipped, with the reason, when there is no real
+ * connector or master.
  */
 @ExtendWith(RealMooncakeAvailable.class)
 class RealObjectChecksumTest {
     private static final int SIZE = 64 << 10;
     private static final Pattern BUFFER_ADDRESS = Pattern.compile("\"buffer_address_\":(\\d+)");
+    private static final Path CHECKSUM_BENCH = HostProcess.ROOT.resolve(
+            "plugin-mooncake/target/native-build/kvtier_checksum_bench");
+
+    /** The connector's CRC must be Mooncake's, or Mooncake's own clients would reject what kvtier stores. */
+    @Test
+    void theConnectorsChecksumIsMooncakesOwn() throws Exception {
+        Process bench = new ProcessBuilder(CHECKSUM_BENCH.toString()).redirectErrorStream(true).start();
+        String out = new String(bench.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(bench.waitFor(120, TimeUnit.SECONDS)).as("kvtier_checksum_bench ends").isTrue();
+        assertThat(out).contains("disagreements: 0 of 2000");
+        assertThat(bench.exitValue()).as(out).isZero();
+        out.strip().lines().forEach(line -> System.out.println("[checksum] " + line));
+    }
 
     @Test
     void aReplicaOverwrittenAfterItsPutLoadsAsAnErrorAndIsReplacedByTheNextStore(@TempDir Path logs) throws Exception {
