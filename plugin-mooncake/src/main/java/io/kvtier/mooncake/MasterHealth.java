@@ -95,14 +95,17 @@ final class MasterHealth {
     }
 
     private void evaluate() {
-        String failure = lastFailure;
-        long started = probeStartedNanos;
-        if (failure == null && started != NOT_PROBING && System.nanoTime() - started > deadline.toNanos()) {
-            failure = "the master has not answered a probe for over " + inWords(deadline);
-        }
-        boolean now = failure == null;
         Health changed;
-        synchronized (this) { // the two health threads both evaluate: one of them reports a change
+        // The two health threads both evaluate, and one of them reports a change. Both read the
+        // probe's outcome under the lock: read before it, an outcome the other thread has just
+        // replaced undid that thread's change (healthy again at once, with the master still away).
+        synchronized (this) {
+            String failure = lastFailure;
+            long started = probeStartedNanos;
+            if (failure == null && started != NOT_PROBING && System.nanoTime() - started > deadline.toNanos()) {
+                failure = "the master has not answered a probe for over " + inWords(deadline);
+            }
+            boolean now = failure == null;
             if (now == healthy() || stopped) {
                 return;
             }
