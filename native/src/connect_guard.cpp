@@ -12,7 +12,7 @@
 // longer than kUnanswered, or its last connect timed out, further connects to it fail at once
 // with ETIMEDOUT, as Mooncake's transfer would have failed at the end of the kernel's retries.
 // One connect at a time still tries it, so the address is cleared as soon as it answers again.
-// Non-blocking connects (the master RPCs, asio's asynchronous ones) are passed through untouched.
+// Non-blocking connects (the master RPCs, asio's asynchronous ones) are passed through unbounded.
 //
 // A node that answers connects but not transfers (its process paused: its kernel still accepts)
 // is caught by the connector instead, which holds it suspect once its reads stall and has its
@@ -20,12 +20,19 @@
 // a silent node, rather than wait out its batch's deadline. The connector's probe of the node is
 // let through, so that the node is cleared as soon as it answers.
 //
-// And a connection made here closes without TIME_WAIT (SO_LINGER 0): Mooncake closes it once the
-// peer's status frame came, so nothing is left to deliver, and at one connection per slice the
-// TIME_WAITs of a busy client (about 1000 a second, each kept 60 s) exhaust the ephemeral ports
-// towards a node within a minute. The kernel then searches the port range at every connect, and
-// throughput falls to a third until they expire: the 60 s oscillation seen on a bridge (not on
-// loopback, where the kernel reuses TIME_WAIT ports by default, tcp_tw_reuse = 2).
+// And every connection made here, blocking or not, closes at once, its unsent bytes dropped
+// (SO_LINGER 0), for two reasons:
+// - Unsent bytes of a closed connection are a request its caller was told had failed. Mooncake's
+//   master RPCs (coro_rpc) close their connection when a request times out; closed normally, the
+//   kernel goes on sending the request, and a master partitioned past the timeout hears it after
+//   the heal and carries it out: a delete then removed the key the caller had stored since
+//   (RealStaleRequestTest).
+// - No TIME_WAIT: Mooncake closes a data connection once the peer's status frame came, so nothing
+//   is left to deliver, and at one connection per slice the TIME_WAITs of a busy client (about
+//   1000 a second, each kept 60 s) exhaust the ephemeral ports towards a node within a minute. The
+//   kernel then searches the port range at every connect, and throughput falls to a third until
+//   they expire: the 60 s oscillation seen on a bridge (not on loopback, where the kernel reuses
+//   TIME_WAIT ports by default, tcp_tw_reuse = 2).
 
 #include "connect_guard.h"
 
@@ -144,6 +151,8 @@ Probing::~Probing() { --probing; }
 }  // namespace kvt_connect
 
 extern "C" int __wrap_connect(int fd, const struct sockaddr *addr, socklen_t len) {
+    const linger abort_on_close{1, 0};
+    setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort_on_close, sizeof abort_on_close);
     const int flags = fcntl(fd, F_GETFL);
     std::string key = addr == nullptr ? std::string() : peer_key(addr, len);
     if (flags < 0 || (flags & O_NONBLOCK) || key.empty()) return __real_connect(fd, addr, len);
@@ -168,10 +177,6 @@ extern "C" int __wrap_connect(int fd, const struct sockaddr *addr, socklen_t len
     }
     const int rc = bounded_connect(fd, addr, len, flags);
     const int saved = errno;
-    if (rc == 0) {
-        const linger abort_on_close{1, 0};
-        setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort_on_close, sizeof abort_on_close);
-    }
     {
         std::lock_guard<std::mutex> lock(peers_mu);
         peer->connecting.erase(mine);
