@@ -19,8 +19,13 @@ final class RealInstances {
      * cluster; {@code extraJson} is an object whose members are added.
      */
     static String declaration(String master, String name, long segmentBytes, String extraJson) {
+        return declaration(master, "127.0.0.1", name, segmentBytes, extraJson);
+    }
+
+    /** As {@link #declaration(String, String, long, String)}, for a client on {@code hostname} (a cluster host). */
+    static String declaration(String master, String hostname, String name, long segmentBytes, String extraJson) {
         String extra = extraJson.substring(1, extraJson.length() - 1).trim();
-        return "{\"name\":\"" + name + "\",\"type\":\"mooncake_store\",\"local_hostname\":\"127.0.0.1\","
+        return "{\"name\":\"" + name + "\",\"type\":\"mooncake_store\",\"local_hostname\":\"" + hostname + "\","
                 + "\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\"" + master + "\","
                 + "\"protocol\":\"tcp\",\"global_segment_size\":\"" + segmentBytes + "\","
                 + "\"local_buffer_size\":\"16777216\"" + (extra.isEmpty() ? "" : "," + extra) + "}";
@@ -28,9 +33,15 @@ final class RealInstances {
 
     /** An instance in this JVM, with {@code arena} as its L1. */
     static L2Adapter create(String master, L1Arena arena, String name, long segmentBytes, String extraJson) {
+        return create(master, "127.0.0.1", arena, name, segmentBytes, extraJson);
+    }
+
+    /** As {@link #create(String, L1Arena, String, long, String)}, in a JVM on {@code hostname} (a cluster host). */
+    static L2Adapter create(String master, String hostname, L1Arena arena, String name, long segmentBytes,
+                            String extraJson) {
         L2AdapterRegistry registry = L2AdapterRegistry.load(RealInstances.class.getClassLoader());
         ConfiguredAdapter<?> configured = Declarations.configure(registry, Declarations.resolve(
-                Declarations.fromJsonFlags(List.of(declaration(master, name, segmentBytes, extraJson))))).get(0);
+                Declarations.fromJsonFlags(List.of(declaration(master, hostname, name, segmentBytes, extraJson))))).get(0);
         return configured.create(new AdapterContext(name, Optional.of(arena.desc()), new MetricRegistry(),
                 "kvtier.adapter." + name));
     }

@@ -2,12 +2,7 @@ package io.kvtier.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.codahale.metrics.MetricRegistry;
-import io.kvtier.hostlib.ConfiguredAdapter;
-import io.kvtier.hostlib.Declarations;
 import io.kvtier.hostlib.L1Arena;
-import io.kvtier.hostlib.L2AdapterRegistry;
-import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.L2Adapter;
@@ -20,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -78,16 +72,9 @@ class RealStaleRequestTest {
         public static void main(String[] args) throws Exception {
             PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
             BufferedReader orders = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            String declaration = "{\"name\":\"probe\",\"type\":\"mooncake_store\",\"local_hostname\":\"" + args[1]
-                    + "\",\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\"" + args[0]
-                    + "\",\"protocol\":\"tcp\",\"global_segment_size\":\"0\",\"local_buffer_size\":\"16777216\","
-                    + "\"replica_num\":1,\"rpc_timeout_ms\":1000,\"batch_timeout_ms\":3000}";
-            L2AdapterRegistry registry = L2AdapterRegistry.load(Probe.class.getClassLoader());
-            ConfiguredAdapter<?> configured = Declarations.configure(registry,
-                    Declarations.resolve(Declarations.fromJsonFlags(List.of(declaration)))).get(0);
             try (L1Arena arena = L1Arena.allocate(1 << 20, L1Arena.DEFAULT_ALIGNMENT, true);
-                 L2Adapter adapter = configured.create(new AdapterContext("probe", Optional.of(arena.desc()),
-                         new MetricRegistry(), "kvtier.adapter.probe"))) {
+                 L2Adapter adapter = RealInstances.create(args[0], args[1], arena, "probe", 0,
+                         "{\"replica_num\":1,\"rpc_timeout_ms\":1000,\"batch_timeout_ms\":3000}")) {
                 List<ObjectKey> key = List.of(new ObjectKey(new byte[] {1, 2, 3}, "stale", 0));
                 List<L1Slice> object = List.of(arena.allocate(4096));
                 out.println("stored " + adapter.store(key, object).join().get(0));
