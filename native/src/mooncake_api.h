@@ -28,6 +28,7 @@
 #include "lazy_library.h"
 #include "connect_guard.h"
 #include "environ.h"  // mooncake-common: Environ, EnvironSource
+#include "expose.h"
 #endif
 
 namespace kvt_shim {
@@ -185,11 +186,7 @@ inline bool copies_locally(mooncake::RealClient &client, const std::string &node
 // Mooncake reads its master RPC deadlines only from the environment, when a MasterClient is
 // built. Rather than change the environment of a running, multithreaded process, the pool
 // configuration is set here through pointers to the private members (an explicit template
-// instantiation may name them); the pinned headers are checked at compile time.
-template <class Tag, typename Tag::type Member>
-struct Expose {
-    friend typename Tag::type member(Tag) { return Member; }
-};
+// instantiation may name them, expose.h); the pinned headers are checked at compile time.
 struct ClientMaster {
     using type = mooncake::MasterClient mooncake::Client::*;
     friend type member(ClientMaster);

@@ -24,23 +24,23 @@
 #include <initializer_list>
 
 #include "crc_checksum.h"
+#include "expose.h"
 
 extern "C" void __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(mooncake::CrcChecksum *self,
                                                             const void *data, size_t size);
 
-namespace {
-
-// CrcChecksum holds its register in a private member: named here through an explicit template
-// instantiation, which may name private members; the pinned header is checked at compile time.
-template <class Tag, typename Tag::type Member>
-struct Expose {
-    friend typename Tag::type member(Tag) { return Member; }
-};
+namespace kvt_shim {
+// CrcChecksum holds its register in a private member (expose.h).
 struct CrcRegister {
     using type = uint64_t mooncake::CrcChecksum::*;
     friend type member(CrcRegister);
 };
 template struct Expose<CrcRegister, &mooncake::CrcChecksum::crc_>;
+}  // namespace kvt_shim
+
+namespace {
+
+using kvt_shim::CrcRegister;
 
 constexpr uint64_t kPolynomial = 0x42F0E1EBA9EA3693ULL;  // Mooncake's, without the x^64 term
 
