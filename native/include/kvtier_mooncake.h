@@ -34,7 +34,7 @@ typedef struct kvt_client kvt_client;
 /* The version of this ABI. It changes whenever a function's signature or meaning changes. The
  * Java binding binds kvt_abi_version alone first and refuses a library of another version
  * before binding anything else: a call through a stale signature would crash the JVM. */
-#define KVT_ABI_VERSION 5
+#define KVT_ABI_VERSION 6
 
 /* Returns KVT_ABI_VERSION as this library was built. */
 int32_t kvt_abi_version(void);
@@ -83,10 +83,18 @@ int32_t kvt_unregister_buffer(kvt_client *client, uint64_t addr);
 int32_t kvt_health_check(kvt_client *client);
 
 /* batch_put_from. replica_num / nof_replica_num < 0 keep Mooncake's defaults.
- * results[i]: 0 stored, negative Mooncake error code. */
+ * results[i]: 0 stored, negative Mooncake error code.
+ *
+ * guard null: addrs are read for as long as the call needs them.
+ * guard given: the caller may give up on the batch before this call returns, and addrs are read
+ * (by Mooncake's TCP sends, its local memcpy and the object checksum) only while this call holds
+ * *guard, as kvt_load holds it. Once the caller closed it, a send of the batch fails (its put with
+ * it), and an object whose local copy was skipped is removed before the call returns. After a
+ * call in which some key failed, its buffers are not read for 90 s, whatever else registers
+ * them: Mooncake may have given up on transfers that still try to send. */
 int32_t kvt_store(kvt_client *client, const char *const *keys, const int32_t *key_lens,
                   const int64_t *addrs, const int64_t *sizes, int32_t n,
-                  int32_t replica_num, int32_t nof_replica_num, int64_t *results);
+                  int32_t replica_num, int32_t nof_replica_num, int32_t *guard, int64_t *results);
 
 /* Reads each key from one of its memory replicas: BatchQuery, then BatchGet from the first replica
  * whose node is not suspect; a key whose transfer fails moves on to its next replica that is not
@@ -107,7 +115,7 @@ int32_t kvt_load(kvt_client *client, const char *const *keys, const int32_t *key
                  const int64_t *addrs, const int64_t *staging, const int64_t *sizes, int32_t n,
                  int32_t *guard, int64_t *results);
 
-/* The states of kvt_load's guard. */
+/* The states of kvt_load's and kvt_store's guard. */
 #define KVT_GUARD_OPEN 0
 #define KVT_GUARD_COPYING 1
 #define KVT_GUARD_CLOSED 2

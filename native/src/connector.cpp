@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <pthread.h>
 #include <stdexcept>
 #include <string>
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "mooncake_api.h"
+#include "store_sources.h"
 
 #define KVT_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -543,10 +545,30 @@ KVT_EXPORT int32_t kvt_health_check(kvt_client *client) {
     });
 }
 
+namespace {
+
+// After a guarded store: an object whose local copy was refused (its batch completed first) was
+// stored without its bytes, and is removed; its key is an error, as the caller was told already.
+// A call with a failed key may leave transfers behind that still try to send.
+void remove_unread(kvt_client &c, kvt_sources::Registration &sources,
+                   const std::vector<std::string> &ks, int64_t *results) {
+    std::vector<std::string> unread;
+    for (size_t i = 0; i < ks.size(); ++i) {
+        if (results[i] == 0 && sources.refused(i)) {
+            unread.push_back(ks[i]);
+            results[i] = static_cast<int64_t>(mooncake::ErrorCode::TRANSFER_FAIL);
+        }
+        if (results[i] != 0) sources.failed();
+    }
+    if (!unread.empty()) next_stripe(c).batchRemove(unread, /*force=*/true);
+}
+
+}  // namespace
+
 KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
                              const int32_t *key_lens, const int64_t *addrs,
                              const int64_t *sizes, int32_t n, int32_t replica_num,
-                             int32_t nof_replica_num, int64_t *results) {
+                             int32_t nof_replica_num, int32_t *guard, int64_t *results) {
     return guarded("kvt_store", [&]() -> int32_t {
         require_client(client);
         if (!check_batch(keys, key_lens, n, results)) return 0;
@@ -566,6 +588,8 @@ KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
                 config.preferred_segments.push_back(node.substr(0, colon));
         }
 
+        std::optional<kvt_sources::Registration> sources;
+        if (guard != nullptr) sources.emplace(guard, bufs, lens);
         // Each stripe stores a run of the batch, all at once.
         const size_t parts = std::min(client->stripes.size(), static_cast<size_t>(n));
         in_parallel(parts, [&](size_t p) {
@@ -575,6 +599,7 @@ KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
             check_count("batch_put_from", got, static_cast<int32_t>(run.second - run.first));
             copy_results(got, results + run.first);
         });
+        if (sources) remove_unread(*client, *sources, ks, results);
         return 0;
     });
 }
@@ -641,20 +666,10 @@ class Delivery {
     }
 
    private:
-    bool hold() {
-        if (guard_ == nullptr) return true;
-        while (true) {
-            int32_t expected = KVT_GUARD_OPEN;
-            if (__atomic_compare_exchange_n(guard_, &expected, KVT_GUARD_COPYING, false,
-                                            __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-                return true;
-            if (expected == KVT_GUARD_CLOSED) return false;
-            std::this_thread::yield();  // another transfer of this batch is delivering
-        }
-    }
+    bool hold() { return guard_ == nullptr || kvt_sources::hold(guard_); }
 
     void release() {
-        if (guard_ != nullptr) __atomic_store_n(guard_, KVT_GUARD_OPEN, __ATOMIC_SEQ_CST);
+        if (guard_ != nullptr) kvt_sources::release(guard_);
     }
 
     std::vector<void *> buffers_, staging_;

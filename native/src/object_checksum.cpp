@@ -25,6 +25,7 @@
 
 #include "crc_checksum.h"
 #include "expose.h"
+#include "store_sources.h"
 
 extern "C" void __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(mooncake::CrcChecksum *self,
                                                             const void *data, size_t size);
@@ -134,10 +135,14 @@ bool folding_gives_mooncakes_result() {
 extern "C" void __wrap__ZN8mooncake11CrcChecksum6UpdateEPKvm(mooncake::CrcChecksum *self,
                                                             const void *data, size_t size) {
     static const bool fold = cpu_can_fold() && folding_gives_mooncakes_result();
-    if (!fold || size < 16) {
-        __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(self, data, size);
-        return;
-    }
-    uint64_t &crc = self->*member(CrcRegister{});
-    crc = folded(crc, static_cast<const uint8_t *>(data), size);
+    // A store's checksum reads the caller's buffer: only while its batch's guard is held. When
+    // refused, so are the store's transfers, and no object of it stays.
+    kvt_sources::read(data, [&] {
+        if (!fold || size < 16) {
+            __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(self, data, size);
+            return;
+        }
+        uint64_t &crc = self->*member(CrcRegister{});
+        crc = folded(crc, static_cast<const uint8_t *>(data), size);
+    });
 }

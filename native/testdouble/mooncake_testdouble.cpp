@@ -52,6 +52,8 @@
 //                                         then completes normally once the node is unlisted.
 #include "mooncake_testdouble.h"
 
+#include "store_sources.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -328,10 +330,17 @@ std::vector<int> RealClient::batch_put_from(const std::vector<std::string> &keys
             }
             for (const auto &node : placed) wait_while_silent(node);
             const char *p = static_cast<const char *>(buffers[i]);
+            // The transfer reads the caller's buffer as Mooncake's TCP sends do: through
+            // store_sources.h, which refuses the read once the batch completed.
+            std::vector<char> bytes;
+            if (kvt_sources::read(p, [&] { bytes.assign(p, p + sizes[i]); }) == kvt_sources::Read::refused) {
+                out[i] = kTransferFail;
+                continue;
+            }
             std::lock_guard<std::mutex> lock(store_->mu);
             // An existing key is left untouched and reported as success, as Mooncake
             // maps OBJECT_ALREADY_EXISTS to 0.
-            if (store_->objects.try_emplace(keys[i], p, p + sizes[i]).second && !placed.empty())
+            if (store_->objects.try_emplace(keys[i], std::move(bytes)).second && !placed.empty())
                 store_->replicas[keys[i]] = std::move(placed);
         }
         out[i] = rc;

@@ -135,13 +135,17 @@ final class MooncakeClient implements AutoCloseable {
         return rc == 0 ? null : "the master does not answer: " + MooncakeCodes.describe(rc);
     }
 
-    /** {@code batch_put_from}; results: 0 stored, negative Mooncake code. */
-    long[] store(List<ObjectKey> keys, int[] indices, long[] addrs, long[] sizes, ReplicateConfig replicas) {
+    /**
+     * {@code batch_put_from}, reading {@code addrs} only while {@code guard} is held when it has
+     * a word (kvt_store); results: 0 stored, negative Mooncake code.
+     */
+    long[] store(List<ObjectKey> keys, int[] indices, long[] addrs, long[] sizes, ReplicateConfig replicas,
+                 SliceGuard guard) {
         int n = addrs.length;
         BatchSlab slab = slab(keys, indices, n);
         slab.buffers(addrs, sizes, n);
         check("store", lib.kvt_store(handle, slab.keys(), slab.lengths(), slab.addresses(), slab.sizes(), n,
-                replicas.replicaNum(), replicas.nofReplicaNum(), slab.results()));
+                replicas.replicaNum(), replicas.nofReplicaNum(), guard.word(), slab.results()));
         return slab.results(n);
     }
 

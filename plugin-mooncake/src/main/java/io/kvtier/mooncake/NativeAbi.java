@@ -14,7 +14,7 @@ import jnr.ffi.types.u_int64_t;
  */
 final class NativeAbi {
     /** The {@code KVT_ABI_VERSION} of {@code native/include/kvtier_mooncake.h} this binding is written for. */
-    static final int VERSION = 5;
+    static final int VERSION = 6;
 
     private NativeAbi() {}
 
@@ -57,8 +57,9 @@ final class NativeAbi {
 
         int kvt_health_check(Pointer client);
 
+        /** {@code guard} null: {@code addrs} are read for as long as the call needs them. */
         int kvt_store(Pointer client, Pointer keys, Pointer keyLens, Pointer addrs, Pointer sizes, int n,
-                      int replicaNum, int nofReplicaNum, Pointer results);
+                      int replicaNum, int nofReplicaNum, Pointer guard, Pointer results);
 
         /** {@code staging} and {@code guard} null: the bytes land straight in {@code addrs}. */
         int kvt_load(Pointer client, Pointer keys, Pointer keyLens, Pointer addrs, Pointer staging, Pointer sizes,

@@ -19,7 +19,10 @@ final class NativeBatches {
     private final ReplicateConfig replicas;
     private final TransientRetry retry;
     private final NativeResults results;
-    /** Whether loads and stores go through staging memory, so that their deadline may complete them early. */
+    /**
+     * Whether a batch's deadline may complete it early: loads go through staging memory, and
+     * stores read their slices only under the batch's guard.
+     */
     private final boolean staged;
 
     @Inject
@@ -37,22 +40,16 @@ final class NativeBatches {
         return staged;
     }
 
-    /** @return null when the batch completed (its deadline) before its slices were copied */
+    /**
+     * Mooncake reads the slices itself: only while the guard is held, when the batch's deadline may
+     * complete it first (kvt_store). What a call that outlived its batch stored is still counted.
+     */
     BatchResult store(List<ObjectKey> keys, CheckedBuffers batch, SliceGuard guard) {
         long[] rc = NO_ANSWERS;
         if (batch.nativeCount() > 0) {
             try {
-                long[] sources = batch.addresses();
-                if (staged) {
-                    sources = StagingBuffer.forCurrentThread().layout(batch.sizes());
-                    if (!copyBetween(guard, batch.addresses(), sources, batch.sizes())) {
-                        return null; // the deadline came first: the slices are no longer this batch's
-                    }
-                }
-                // A failed write keeps its staging memory: late bytes can only flow out of it, into
-                // a replica Mooncake revoked. Retiring it would pin a batch's bytes per failed
-                // store for 90 s (gigabytes while a node is cut, and allocation stalls after).
-                rc = client.store(keys, batch.nativeIndices(), sources, batch.sizes(), replicas);
+                rc = client.store(keys, batch.nativeIndices(), batch.addresses(), batch.sizes(), replicas,
+                        staged ? guard : SliceGuard.ALWAYS);
             } finally {
                 batch.releaseSlices();
             }
@@ -111,26 +108,6 @@ final class NativeBatches {
             }
         }
         return false;
-    }
-
-    /**
-     * Copies {@code sizes[j]} bytes from {@code from[j]} to {@code to[j]} for every j, while the
-     * batch's slices are still its own.
-     *
-     * @return false, copying nothing, when the batch had completed already
-     */
-    private static boolean copyBetween(SliceGuard guard, long[] from, long[] to, long[] sizes) {
-        if (!guard.enter()) {
-            return false;
-        }
-        try {
-            for (int j = 0; j < sizes.length; j++) {
-                StagingBuffer.copy(from[j], to[j], sizes[j]);
-            }
-            return true;
-        } finally {
-            guard.exit();
-        }
     }
 
     BatchResult delete(List<ObjectKey> keys) {

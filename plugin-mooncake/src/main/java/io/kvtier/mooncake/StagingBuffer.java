@@ -8,9 +8,8 @@ import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
 
 /**
- * One lane thread's native memory, owned by kvtier, that a load's bytes land in and a store's
- * bytes are read from, so that a native call which outlives its batch never touches the caller's
- * L1 slices. A lane thread whose call was abandoned keeps its buffer until the call returns; the
+ * One lane thread's native memory, owned by kvtier, that a load's bytes land in, so that a
+ * native call which outlives its batch never writes the caller's L1 slices. A lane thread whose call was abandoned keeps its buffer until the call returns; the
  * thread that replaces it has its own. It grows to the largest batch and is never shrunk.
  */
 final class StagingBuffer {
@@ -66,12 +65,5 @@ final class StagingBuffer {
             offset += sizes[j];
         }
         return addresses;
-    }
-
-    /** memcpy, through JNR's native copy. */
-    static void copy(long from, long to, long length) {
-        if (length > 0) {
-            Pointer.wrap(RUNTIME, from).transferTo(0, Pointer.wrap(RUNTIME, to), 0, length);
-        }
     }
 }

@@ -57,7 +57,7 @@ public class BindingBenchmark {
             addrs[i] = region.address + (long) i * VALUE;
             sizes[i] = VALUE;
         }
-        long[] rc = client.store(batch, null, addrs, sizes, ReplicateConfig.DEFAULTS);
+        long[] rc = client.store(batch, null, addrs, sizes, ReplicateConfig.DEFAULTS, SliceGuard.ALWAYS);
         for (long r : rc) {
             if (r != 0) {
                 throw new IllegalStateException("setup put failed: " + r);

@@ -32,7 +32,7 @@ class CorruptedReplicaTest {
                 "testdouble_corrupt_node", "a"), Duration.ofSeconds(5), Duration.ofSeconds(1), 1);
         OffHeapRegion source = new OffHeapRegion(2 * SIZE);
         RoundTripTest.filled(source, 2, 7);
-        long[] rc = client.store(keys, null, addresses(source), sizes, new ReplicateConfig(replicas, ReplicateConfig.UNSET));
+        long[] rc = client.store(keys, null, addresses(source), sizes, new ReplicateConfig(replicas, ReplicateConfig.UNSET), SliceGuard.ALWAYS);
         assertThat(rc).containsExactly(0, 0);
     }
 

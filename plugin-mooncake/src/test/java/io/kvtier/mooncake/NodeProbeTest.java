@@ -78,7 +78,7 @@ class NodeProbeTest {
             addresses[i] = source.address + (long) i * SIZE;
             sizes[i] = SIZE;
         }
-        assertThat(client.store(keys, null, addresses, sizes, new ReplicateConfig(2, ReplicateConfig.UNSET)))
+        assertThat(client.store(keys, null, addresses, sizes, new ReplicateConfig(2, ReplicateConfig.UNSET), SliceGuard.ALWAYS))
                 .containsOnly(0);
         return keys;
     }

@@ -93,11 +93,11 @@ final class RecordingNative implements MooncakeNative {
 
     @Override
     public int kvt_store(Pointer client, Pointer keys, Pointer keyLens, Pointer addrs, Pointer sizes, int n,
-                         int replicaNum, int nofReplicaNum, Pointer results) {
+                         int replicaNum, int nofReplicaNum, Pointer guard, Pointer results) {
         batchCalls.incrementAndGet();
         record(addrs, n);
         putReplicas.add(new int[] {replicaNum, nofReplicaNum});
-        return delegate.kvt_store(client, keys, keyLens, addrs, sizes, n, replicaNum, nofReplicaNum, results);
+        return delegate.kvt_store(client, keys, keyLens, addrs, sizes, n, replicaNum, nofReplicaNum, guard, results);
     }
 
     @Override

@@ -39,7 +39,7 @@ class StagedLoadTest {
                 "testdouble_local_node", "a"), Duration.ofSeconds(5), Duration.ofSeconds(1), 1);
         OffHeapRegion source = new OffHeapRegion(2 * SIZE);
         RoundTripTest.filled(source, 2, 7);
-        long[] rc = client.store(keys, null, addresses(source), sizes, new ReplicateConfig(1, ReplicateConfig.UNSET));
+        long[] rc = client.store(keys, null, addresses(source), sizes, new ReplicateConfig(1, ReplicateConfig.UNSET), SliceGuard.ALWAYS);
         assertThat(rc).containsExactly(0, 0);
     }
 

@@ -1,0 +1,88 @@
+// The caller's buffers of the stores in progress (kvt_store), which Mooncake reads only while
+// their batch's guard is held.
+//
+// Why: a store's batch may complete (its deadline) while its native call goes on, and from then
+// on the caller may reuse its slices. A store once copied its slices into staging memory first, a
+// second copy of every byte stored (half the throughput on loopback). Now Mooncake reads the
+// caller's buffers itself, at the three places where it reads a store's bytes, each of which asks
+// here first: its TCP transport's sends (src/source_reads.cpp), its local memcpy into a replica
+// in this process's own segment (the same), and the object checksum (src/object_checksum.cpp).
+// A read of a registered buffer whose guard is closed is refused: the send fails (the transfer
+// fails, and the put with it), the memcpy is skipped (kvt_store removes the object afterwards).
+//
+// A call in which some key failed may leave transfers behind it, which Mooncake gave up waiting
+// for but which may still send: its buffers stay closed for kLateReads after it returns.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace kvt_sources {
+
+// The guard's handshake (KVT_GUARD_* in kvtier_mooncake.h): true once moved from OPEN to COPYING,
+// false when the caller closed it. Waits while another thread holds it.
+bool hold(int32_t *guard);
+void release(int32_t *guard);
+
+// What a read asked about: a buffer of no store in progress, or a store's read under its guard
+// (run), or a store's read refused because its batch completed (not run).
+enum class Read { unguarded, guarded, refused };
+
+// Runs `read` (which reads from `p`) unless `p` lies in a registered buffer whose guard is closed.
+template <class Body>
+Read read(const void *p, Body &&body);
+
+// While alive, the buffers of one kvt_store call are registered under `guard`.
+class Registration {
+   public:
+    Registration(int32_t *guard, const std::vector<void *> &buffers, const std::vector<size_t> &lens);
+    ~Registration();
+    Registration(const Registration &) = delete;
+    Registration &operator=(const Registration &) = delete;
+
+    // Some key of the call failed: its transfers may still send after the call returned.
+    void failed() { failed_ = true; }
+    // Whether a read of buffer i was refused: a memcpy into a replica skipped, its bytes unknown.
+    bool refused(size_t i) const;
+
+    struct Buffers;
+
+   private:
+    std::shared_ptr<Buffers> buffers_;
+    bool failed_ = false;
+};
+
+namespace detail {
+// False when no registered buffer can hold `p`: the common case, answered without a lock.
+bool may_hold(const void *p);
+// The guard held for a read at `p`: null and no refusal when no registered buffer holds `p`.
+// *refused is set when buffers hold `p` but every one's guard is closed (the read is recorded).
+int32_t *guard_for(const void *p, bool *refused);
+}  // namespace detail
+
+template <class Body>
+Read read(const void *p, Body &&body) {
+    if (!detail::may_hold(p)) {
+        body();
+        return Read::unguarded;
+    }
+    bool refused = false;
+    int32_t *guard = detail::guard_for(p, &refused);
+    if (refused) return Read::refused;
+    if (guard == nullptr) {
+        body();
+        return Read::unguarded;
+    }
+    try {
+        body();
+    } catch (...) {
+        release(guard);
+        throw;
+    }
+    release(guard);
+    return Read::guarded;
+}
+
+}  // namespace kvt_sources
