@@ -116,7 +116,8 @@ namespace detail {
 
 bool may_hold(const void *p) {
     const auto at = reinterpret_cast<uintptr_t>(p);
-    return !t_in_registry && at >= g_low.load(std::memory_order_relaxed) && at < g_high.load(std::memory_order_relaxed);
+    return at >= g_low.load(std::memory_order_relaxed) && at < g_high.load(std::memory_order_relaxed) &&
+           !t_in_registry;
 }
 
 int32_t *guard_for(const void *p, bool *refused) {
