@@ -549,18 +549,20 @@ namespace {
 
 // After a guarded store: an object whose local copy was refused (its batch completed first) was
 // stored without its bytes, and is removed; its key is an error, as the caller was told already.
-// A call with a failed key may leave transfers behind that still try to send.
+// Only a call whose every key was stored leaves no transfer behind that may still try to send.
 void remove_unread(kvt_client &c, kvt_sources::Registration &sources,
                    const std::vector<std::string> &ks, int64_t *results) {
     std::vector<std::string> unread;
+    bool all_stored = true;
     for (size_t i = 0; i < ks.size(); ++i) {
         if (results[i] == 0 && sources.refused(i)) {
             unread.push_back(ks[i]);
             results[i] = static_cast<int64_t>(mooncake::ErrorCode::TRANSFER_FAIL);
         }
-        if (results[i] != 0) sources.failed();
+        all_stored = all_stored && results[i] == 0;
     }
     if (!unread.empty()) next_stripe(c).batchRemove(unread, /*force=*/true);
+    if (all_stored) sources.all_stored();
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <deque>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -33,19 +32,25 @@ using Clock = std::chrono::steady_clock;
 // As long as a transfer Mooncake gave up on can go on: its fixed 60 s, and some.
 constexpr auto kLateReads = std::chrono::seconds(90);
 
-struct Entry {
+// A buffer of a call in progress.
+struct Open {
     uintptr_t end;
-    int32_t *guard;  // null once its call returned with a failure: closed for good
+    int32_t *guard;
     std::shared_ptr<Registration::Buffers> owner;
     size_t index;
 };
 
-using Entries = std::multimap<uintptr_t, Entry>;
+// A buffer of a call that returned with a key not stored, closed until `until`. One per start
+// address: a slice stored again and again is one entry, however many of its calls failed.
+struct Closed {
+    uintptr_t end;
+    Clock::time_point until;
+};
 
 std::shared_mutex g_mutex;
-Entries g_entries;
-// Closed entries in the order they expire.
-std::deque<std::pair<Clock::time_point, Entries::iterator>> g_closed;
+std::multimap<uintptr_t, Open> g_open;
+std::map<uintptr_t, Closed> g_closed;
+Clock::time_point g_swept;
 size_t g_longest = 0;
 // [g_low, g_high) covers every entry; empty when there is none.
 std::atomic<uintptr_t> g_low{std::numeric_limits<uintptr_t>::max()};
@@ -59,12 +64,18 @@ struct InRegistry {
     ~InRegistry() { t_in_registry = false; }
 };
 
-void drop_expired(Clock::time_point now) {
-    while (!g_closed.empty() && g_closed.front().first <= now) {
-        g_entries.erase(g_closed.front().second);
-        g_closed.pop_front();
-    }
-    if (g_entries.empty()) {
+void cover(uintptr_t start, uintptr_t end) {
+    g_longest = std::max<size_t>(g_longest, end - start);
+    if (start < g_low.load(std::memory_order_relaxed)) g_low.store(start, std::memory_order_relaxed);
+    if (end > g_high.load(std::memory_order_relaxed)) g_high.store(end, std::memory_order_relaxed);
+}
+
+void sweep(Clock::time_point now) {
+    if (now - g_swept < std::chrono::seconds(1)) return;
+    g_swept = now;
+    for (auto it = g_closed.begin(); it != g_closed.end();)
+        it = it->second.until <= now ? g_closed.erase(it) : std::next(it);
+    if (g_open.empty() && g_closed.empty()) {
         g_low.store(std::numeric_limits<uintptr_t>::max(), std::memory_order_relaxed);
         g_high.store(0, std::memory_order_relaxed);
     }
@@ -75,7 +86,7 @@ void drop_expired(Clock::time_point now) {
 struct Registration::Buffers {
     explicit Buffers(size_t n) : refused(new std::atomic<bool>[n]()) {}
     std::unique_ptr<std::atomic<bool>[]> refused;
-    std::vector<Entries::iterator> entries;
+    std::vector<std::multimap<uintptr_t, Open>::iterator> entries;
 };
 
 Registration::Registration(int32_t *guard, const std::vector<void *> &buffers,
@@ -83,15 +94,11 @@ Registration::Registration(int32_t *guard, const std::vector<void *> &buffers,
     : buffers_(std::make_shared<Buffers>(buffers.size())) {
     InRegistry in_registry;
     std::unique_lock<std::shared_mutex> lock(g_mutex);
-    drop_expired(Clock::now());
     buffers_->entries.reserve(buffers.size());
     for (size_t i = 0; i < buffers.size(); ++i) {
         const auto start = reinterpret_cast<uintptr_t>(buffers[i]);
-        buffers_->entries.push_back(g_entries.emplace(start, Entry{start + lens[i], guard, buffers_, i}));
-        g_longest = std::max(g_longest, lens[i]);
-        if (start < g_low.load(std::memory_order_relaxed)) g_low.store(start, std::memory_order_relaxed);
-        if (start + lens[i] > g_high.load(std::memory_order_relaxed))
-            g_high.store(start + lens[i], std::memory_order_relaxed);
+        buffers_->entries.push_back(g_open.emplace(start, Open{start + lens[i], guard, buffers_, i}));
+        cover(start, start + lens[i]);
     }
 }
 
@@ -100,14 +107,13 @@ Registration::~Registration() {
     std::unique_lock<std::shared_mutex> lock(g_mutex);
     const auto now = Clock::now();
     for (auto it : buffers_->entries) {
-        if (failed_) {
-            it->second.guard = nullptr;
-            g_closed.emplace_back(now + kLateReads, it);
-        } else {
-            g_entries.erase(it);
+        if (!all_stored_) {
+            auto [closed, added] = g_closed.try_emplace(it->first, Closed{it->second.end, now + kLateReads});
+            if (!added) closed->second = Closed{std::max(closed->second.end, it->second.end), now + kLateReads};
         }
+        g_open.erase(it);
     }
-    drop_expired(now);
+    sweep(now);
 }
 
 bool Registration::refused(size_t i) const { return buffers_->refused[i].load(); }
@@ -122,19 +128,22 @@ bool may_hold(const void *p) {
 
 int32_t *guard_for(const void *p, bool *refused) {
     const auto at = reinterpret_cast<uintptr_t>(p);
+    const auto from = at > g_longest ? at - g_longest : 0;
     InRegistry in_registry;
     std::shared_lock<std::shared_mutex> lock(g_mutex);
-    const auto first = at > g_longest ? g_entries.lower_bound(at - g_longest) : g_entries.begin();
-    const auto holds_p = [at](const Entries::value_type &e) { return e.first <= at && at < e.second.end; };
-    for (auto it = first; it != g_entries.end() && it->first <= at; ++it)
+    const auto open = g_open.lower_bound(from);
+    for (auto it = open; it != g_open.end() && it->first <= at; ++it)
         // Any open batch holding these bytes keeps the caller from changing them while we read.
-        if (holds_p(*it) && it->second.guard != nullptr && hold(it->second.guard)) return it->second.guard;
+        if (at < it->second.end && hold(it->second.guard)) return it->second.guard;
     *refused = false;
-    for (auto it = first; it != g_entries.end() && it->first <= at; ++it)
-        if (holds_p(*it)) {
+    for (auto it = open; it != g_open.end() && it->first <= at; ++it)
+        if (at < it->second.end) {
             it->second.owner->refused[it->second.index].store(true);
             *refused = true;
         }
+    const auto now = Clock::now();
+    for (auto it = g_closed.lower_bound(from); !*refused && it != g_closed.end() && it->first <= at; ++it)
+        *refused = at < it->second.end && now < it->second.until;
     return nullptr;
 }
 

@@ -10,8 +10,9 @@
 // A read of a registered buffer whose guard is closed is refused: the send fails (the transfer
 // fails, and the put with it), the memcpy is skipped (kvt_store removes the object afterwards).
 //
-// A call in which some key failed may leave transfers behind it, which Mooncake gave up waiting
-// for but which may still send: its buffers stay closed for kLateReads after it returns.
+// A call in which some key failed (or that threw) may leave transfers behind it, which Mooncake
+// gave up waiting for but which may still send: its buffers stay closed for kLateReads after it
+// returns.
 #pragma once
 
 #include <cstddef>
@@ -42,8 +43,9 @@ class Registration {
     Registration(const Registration &) = delete;
     Registration &operator=(const Registration &) = delete;
 
-    // Some key of the call failed: its transfers may still send after the call returned.
-    void failed() { failed_ = true; }
+    // Every key of the call was stored: no transfer of it is left to send. Until told so, the
+    // buffers stay closed for kLateReads once the registration ends.
+    void all_stored() { all_stored_ = true; }
     // Whether a read of buffer i was refused: a memcpy into a replica skipped, its bytes unknown.
     bool refused(size_t i) const;
 
@@ -51,7 +53,7 @@ class Registration {
 
    private:
     std::shared_ptr<Buffers> buffers_;
-    bool failed_ = false;
+    bool all_stored_ = false;
 };
 
 namespace detail {
