@@ -187,7 +187,7 @@ extern "C" void __wrap__ZN8mooncake11CrcChecksum6UpdateEPKvm(mooncake::CrcChecks
     static const bool wide = fold && cpu_can_fold_wide() && folding_gives_mooncakes_result(true);
     // A store's checksum reads the caller's buffer: only while its batch's guard is held. When
     // refused, so are the store's transfers, and no object of it stays.
-    kvt_sources::read(data, [&] {
+    kvt_sources::read_in_call(data, [&] {
         if (!fold || size < 16) {
             __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(self, data, size);
             return;

@@ -126,7 +126,7 @@ bool may_hold(const void *p) {
            !t_in_registry;
 }
 
-int32_t *guard_for(const void *p, bool *refused) {
+int32_t *guard_for(const void *p, bool late, bool *refused) {
     const auto at = reinterpret_cast<uintptr_t>(p);
     const auto from = at > g_longest ? at - g_longest : 0;
     InRegistry in_registry;
@@ -142,8 +142,9 @@ int32_t *guard_for(const void *p, bool *refused) {
             *refused = true;
         }
     const auto now = Clock::now();
-    for (auto it = g_closed.lower_bound(from); !*refused && it != g_closed.end() && it->first <= at; ++it)
-        *refused = at < it->second.end && now < it->second.until;
+    if (late)
+        for (auto it = g_closed.lower_bound(from); !*refused && it != g_closed.end() && it->first <= at; ++it)
+            *refused = at < it->second.end && now < it->second.until;
     return nullptr;
 }
 

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace kvt_sources {
@@ -31,9 +32,16 @@ void release(int32_t *guard);
 // (run), or a store's read refused because its batch completed (not run).
 enum class Read { unguarded, guarded, refused };
 
-// Runs `read` (which reads from `p`) unless `p` lies in a registered buffer whose guard is closed.
+// Runs `body` (which reads from `p`) unless `p` lies in a registered buffer whose guard is closed,
+// or in a buffer closed after its call (a transfer's late read).
 template <class Body>
 Read read(const void *p, Body &&body);
+
+// The same for a read that happens only within a kvt_store call (the object checksum, on the
+// calling thread): buffers closed after their call are not asked about, since the same memory may
+// be a load's by now, whose checksum is verified through the same code.
+template <class Body>
+Read read_in_call(const void *p, Body &&body);
 
 // While alive, the buffers of one kvt_store call are registered under `guard`.
 class Registration {
@@ -60,18 +68,18 @@ namespace detail {
 // False when no registered buffer can hold `p`: the common case, answered without a lock.
 bool may_hold(const void *p);
 // The guard held for a read at `p`: null and no refusal when no registered buffer holds `p`.
-// *refused is set when buffers hold `p` but every one's guard is closed (the read is recorded).
-int32_t *guard_for(const void *p, bool *refused);
-}  // namespace detail
+// *refused is set when buffers hold `p` but every one's guard is closed (the read is recorded), or
+// when `late` and a buffer closed after its call holds `p`.
+int32_t *guard_for(const void *p, bool late, bool *refused);
 
 template <class Body>
-Read read(const void *p, Body &&body) {
-    if (!detail::may_hold(p)) {
+Read read(const void *p, bool late, Body &&body) {
+    if (!may_hold(p)) {
         body();
         return Read::unguarded;
     }
     bool refused = false;
-    int32_t *guard = detail::guard_for(p, &refused);
+    int32_t *guard = guard_for(p, late, &refused);
     if (refused) return Read::refused;
     if (guard == nullptr) {
         body();
@@ -85,6 +93,17 @@ Read read(const void *p, Body &&body) {
     }
     release(guard);
     return Read::guarded;
+}
+}  // namespace detail
+
+template <class Body>
+Read read(const void *p, Body &&body) {
+    return detail::read(p, true, std::forward<Body>(body));
+}
+
+template <class Body>
+Read read_in_call(const void *p, Body &&body) {
+    return detail::read(p, false, std::forward<Body>(body));
 }
 
 }  // namespace kvt_sources
