@@ -90,8 +90,8 @@ int32_t kvt_health_check(kvt_client *client);
  * (by Mooncake's TCP sends, its local memcpy and the object checksum) only while this call holds
  * *guard, as kvt_load holds it. Once the caller closed it, a send of the batch fails (its put with
  * it), and an object whose local copy was skipped is removed before the call returns. After a
- * call in which some key was not stored, its buffers are not sent from or copied for 90 s, except
- * by another store of them: Mooncake may have given up on transfers that still try to send. */
+ * call in which some key was not stored, its buffers are not sent from for 90 s, except by
+ * another store of them: Mooncake may have given up on transfers that still try to send. */
 int32_t kvt_store(kvt_client *client, const char *const *keys, const int32_t *key_lens,
                   const int64_t *addrs, const int64_t *sizes, int32_t n,
                   int32_t replica_num, int32_t nof_replica_num, int32_t *guard, int64_t *results);

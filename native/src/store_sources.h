@@ -11,8 +11,8 @@
 // fails, and the put with it), the memcpy is skipped (kvt_store removes the object afterwards).
 //
 // A call in which some key failed (or that threw) may leave transfers behind it, which Mooncake
-// gave up waiting for but which may still send: its buffers stay closed for kLateReads after it
-// returns.
+// gave up waiting for but which may still send: its buffers stay closed to sends for kLateReads
+// after it returns, except to another store of them.
 #pragma once
 
 #include <cstddef>
@@ -33,13 +33,13 @@ void release(int32_t *guard);
 enum class Read { unguarded, guarded, refused };
 
 // Runs `body` (which reads from `p`) unless `p` lies in a registered buffer whose guard is closed,
-// or in a buffer closed after its call (a transfer's late read).
+// or in a buffer closed after its call: for a send, which a transfer may make after its call.
 template <class Body>
 Read read(const void *p, Body &&body);
 
-// The same for a read that happens only within a kvt_store call (the object checksum, on the
-// calling thread): buffers closed after their call are not asked about, since the same memory may
-// be a load's by now, whose checksum is verified through the same code.
+// The same for a read that happens only within a kvt_store call (a local copy, the object
+// checksum): buffers closed after their call are not asked about, since the same memory may be
+// anything by now (a load's, whose checksum is verified through the same code).
 template <class Body>
 Read read_in_call(const void *p, Body &&body);
 

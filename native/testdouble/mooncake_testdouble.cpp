@@ -330,10 +330,11 @@ std::vector<int> RealClient::batch_put_from(const std::vector<std::string> &keys
             }
             for (const auto &node : placed) wait_while_silent(node);
             const char *p = static_cast<const char *>(buffers[i]);
-            // The transfer reads the caller's buffer as Mooncake's TCP sends do: through
-            // store_sources.h, which refuses the read once the batch completed.
+            // The transfer reads the caller's buffer as Mooncake's do: through store_sources.h,
+            // which refuses the read once the batch completed. It ends within this call.
             std::vector<char> bytes;
-            if (kvt_sources::read(p, [&] { bytes.assign(p, p + sizes[i]); }) == kvt_sources::Read::refused) {
+            if (kvt_sources::read_in_call(p, [&] { bytes.assign(p, p + sizes[i]); }) ==
+                kvt_sources::Read::refused) {
                 out[i] = kTransferFail;
                 continue;
             }
