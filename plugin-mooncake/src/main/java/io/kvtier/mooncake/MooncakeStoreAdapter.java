@@ -134,7 +134,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     /**
      * A closed adapter fails at once and an empty batch completes at once; anything else goes to
      * its lane, or runs right here when lookups run on the caller's thread. A batch on a lane gets
-     * its deadline, unless it is an unstaged load or store (RDMA), whose slices Mooncake uses until
+     * its deadline, unless it is a load or store on RDMA, whose slices Mooncake uses until
      * the native call returns.
      *
      * @param batch the checked buffers of a load or store, else null
@@ -172,7 +172,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             callerThreadCalls.run(task, this::closedError);
             return future;
         }
-        if (batch == null || batches.staged()) {
+        if (batch == null || batches.guarded()) {
             deadline.arm(lane, task, keys, batch);
         }
         try {

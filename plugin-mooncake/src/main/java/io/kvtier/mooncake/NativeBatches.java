@@ -23,7 +23,7 @@ final class NativeBatches {
      * Whether a batch's deadline may complete it early: loads go through staging memory, and
      * stores read their slices only under the batch's guard.
      */
-    private final boolean staged;
+    private final boolean guarded;
 
     @Inject
     NativeBatches(MooncakeClient client, MooncakeStoreConfig config, TransientRetry retry, NativeResults results,
@@ -33,11 +33,11 @@ final class NativeBatches {
         this.retry = retry;
         this.results = results;
         // RDMA reads and writes the registered L1 itself: staging memory would have to be registered too.
-        this.staged = !registration.enabled();
+        this.guarded = !registration.enabled();
     }
 
-    boolean staged() {
-        return staged;
+    boolean guarded() {
+        return guarded;
     }
 
     /**
@@ -49,7 +49,7 @@ final class NativeBatches {
         if (batch.nativeCount() > 0) {
             try {
                 rc = client.store(keys, batch.nativeIndices(), batch.addresses(), batch.sizes(), replicas,
-                        staged ? guard : SliceGuard.ALWAYS);
+                        guarded ? guard : SliceGuard.ALWAYS);
             } finally {
                 batch.releaseSlices();
             }
@@ -73,7 +73,7 @@ final class NativeBatches {
                 int[] indices = batch.nativeIndices();
                 long[] sizes = batch.sizes();
                 long[] addresses = batch.addresses();
-                long[] staging = staged ? StagingBuffer.forCurrentThread().layout(sizes) : null;
+                long[] staging = guarded ? StagingBuffer.forCurrentThread().layout(sizes) : null;
                 long[] first = client.load(keys, indices, addresses, staging, sizes, guard);
                 // A key asked again must not land where a failed transfer may still write.
                 boolean retired = retireStagingAfterAFailedTransfer(first);
@@ -98,7 +98,7 @@ final class NativeBatches {
 
     /** @return whether {@code rc} has a failed transfer, after which this thread's staging memory was replaced */
     private boolean retireStagingAfterAFailedTransfer(long[] rc) {
-        if (!staged) {
+        if (!guarded) {
             return false;
         }
         for (long code : rc) {
