@@ -14,9 +14,11 @@
 // 256 bytes at a time where the CPU multiplies 512 bits at once (VPCLMULQDQ with AVX-512): about
 // 50 GB/s (bench/checksum_bench.cpp, on a 1 MiB buffer; it also checks that the two agree).
 // The fold keeps a 128-bit remainder congruent to the message so far modulo the polynomial; that
-// remainder's 16 bytes and any tail of under 16 go through Mooncake's own code. It is used only once it gave Mooncake's
-// own result on a test pattern, and only on CPUs that have the instructions. At memcpy's speed, it
-// halved a store's or load's throughput on loopback, where memory is the limit (docs/bench).
+// remainder's 16 bytes and any tail of under 16 go through Mooncake's own code. It is used only
+// once it gave Mooncake's own result on a test pattern, and only on CPUs that have the
+// instructions. The 128-bit fold, at about memcpy's speed, cost stores and loads on loopback
+// (where memory is the limit) up to half their throughput; the 512-bit one about a third
+// (docs/bench/README.md).
 
 #include <cpuid.h>
 #include <immintrin.h>

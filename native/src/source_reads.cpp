@@ -9,7 +9,6 @@
 
 #include <cerrno>
 #include <cstddef>
-#include <cstring>
 #include <system_error>
 
 #include "store_sources.h"

@@ -141,10 +141,11 @@ int32_t *guard_for(const void *p, bool late, bool *refused) {
             it->second.owner->refused[it->second.index].store(true);
             *refused = true;
         }
-    const auto now = Clock::now();
-    if (late)
+    if (late && !*refused) {
+        const auto now = Clock::now();
         for (auto it = g_closed.lower_bound(from); !*refused && it != g_closed.end() && it->first <= at; ++it)
             *refused = at < it->second.end && now < it->second.until;
+    }
     return nullptr;
 }
 
