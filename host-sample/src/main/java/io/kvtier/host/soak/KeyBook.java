@@ -56,6 +56,25 @@ final class KeyBook {
         return Arrays.copyOf(keys, n);
     }
 
+    /**
+     * Claims for good up to {@code count} keys known present, and returns them: no operation
+     * touches them again, so whether the store still holds them at the end is certain.
+     */
+    int[] seal(int count) {
+        int[] sealed = new int[count];
+        int n = 0;
+        for (int key = 0; key < entries.length && n < count; key++) {
+            if (claimed.compareAndSet(key, 0, 1)) {
+                if (entries[key].state() == State.PRESENT) {
+                    sealed[n++] = key;
+                } else {
+                    claimed.set(key, 0);
+                }
+            }
+        }
+        return Arrays.copyOf(sealed, n);
+    }
+
     void release(int[] keys) {
         for (int key : keys) {
             claimed.set(key, 0);

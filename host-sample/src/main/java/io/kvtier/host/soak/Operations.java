@@ -210,6 +210,52 @@ final class Operations {
     }
 
     /**
+     * Loads each of the target's sealed keys once, into {@code slices}, outside the statistics:
+     * they are the harness's check, not the workload. A missing or corrupted one is described on stderr.
+     */
+    Sealed readSealed(Target target, List<L1Slice> slices) {
+        int[] sealed = target.sealed;
+        long verified = 0;
+        long missing = 0;
+        long corrupted = 0;
+        long unread = 0;
+        for (int from = 0; from < sealed.length; from += slices.size()) {
+            int[] keys = Arrays.copyOfRange(sealed, from, Math.min(sealed.length, from + slices.size()));
+            List<L1Slice> into = slices.subList(0, keys.length);
+            into.forEach(L1Arena::zero);
+            BatchResult result;
+            try {
+                result = target.adapter.load(keys(target, keys), into).join();
+            } catch (RuntimeException e) {
+                unread += keys.length;
+                continue;
+            }
+            for (int i = 0; i < keys.length; i++) {
+                KeyBook.Entry known = target.book.get(keys[i]);
+                KeyResult outcome = result.get(i);
+                if (outcome == KeyResult.OK) {
+                    ObjectContent.Verdict verdict = content.check(into.get(i).buffer(), target.index, keys[i], known.version());
+                    if (verdict == ObjectContent.Verdict.VERIFIED) {
+                        verified++;
+                        continue;
+                    }
+                    corrupted++;
+                } else if (outcome == KeyResult.MISSING) {
+                    missing++;
+                } else {
+                    unread++;
+                    continue;
+                }
+                err.printf("kvtier: soak: instance %d sealed key %d, version %d stored from %.1f s, %s at the end%n",
+                        target.index, keys[i], known.version(), (known.storeStartNanos() - startNanos) / 1e9,
+                        outcome == KeyResult.OK ? "corrupted" : "missing");
+            }
+        }
+        err.flush();
+        return new Sealed(sealed.length, verified, missing, corrupted, unread);
+    }
+
+    /**
      * Runs one batch and counts its errors by kind and code, each of which opens or extends a fault window.
      * A batch that outlives the bound of {@link io.kvtier.hostlib.Instances} ends the soak.
      * @return null when the batch failed as a whole, which counts every key as an error of that failure

@@ -87,6 +87,19 @@ final class Soak {
         }
     }
 
+    /**
+     * An external harness is about to induce a fault that must lose nothing: up to a sixteenth of
+     * each instance's keys that are stored now are sealed, and the end of the soak checks them.
+     * Only the first seal of an instance takes.
+     */
+    void seal() {
+        for (Target target : targets) {
+            if (target.sealed.length == 0) {
+                target.sealed = target.book.seal(Math.max(1, options.keys() / 16));
+            }
+        }
+    }
+
     SoakReport run() throws InterruptedException {
         List<List<L1Slice>> slices = new ArrayList<>();
         for (int t = 0; t < options.threads(); t++) {
@@ -118,6 +131,7 @@ final class Soak {
                 TimeUnit.NANOSECONDS);
         ExecutorService workers = Executors.newFixedThreadPool(options.threads(), daemon("kvtier-soak-worker"));
         List<Future<?>> running = new ArrayList<>();
+        boolean workersEnded;
         try {
             for (int t = 0; t < options.threads(); t++) {
                 SplittableRandom random = new SplittableRandom(options.seed() + t * 0x9e3779b97f4a7c15L);
@@ -127,13 +141,19 @@ final class Soak {
             stoppedEarly = stopRequested.await(options.durationNanos(), TimeUnit.NANOSECONDS);
             stopping = true;
             workers.shutdown();
-            if (!workers.awaitTermination(GRACE_SECONDS, TimeUnit.SECONDS)) {
+            workersEnded = workers.awaitTermination(GRACE_SECONDS, TimeUnit.SECONDS);
+            if (!workersEnded) {
                 err.println("kvtier: warning: batches still in flight " + GRACE_SECONDS
                         + " s after the soak ended; they are not counted");
             }
         } finally {
             workers.shutdownNow();
             monitor.shutdownNow();
+        }
+        if (workersEnded) { // else a worker may still hold the slices the check would use
+            for (Target target : targets) {
+                target.sealedAtEnd = operations.readSealed(target, slices.get(0));
+            }
         }
         long endNanos = System.nanoTime();
         for (Future<?> worker : running) {

@@ -61,7 +61,8 @@ public final class SoakCommand implements Callable<Integer> {
     @Option(names = "--fault-settle", paramLabel = "TIME", description = "a fault window closes after this long without errors (default ${DEFAULT-VALUE})")
     String faultSettle = "10s";
 
-    @Option(names = "--marks-from-stdin", description = "read 'fault' and 'recovered' lines on stdin, marking a fault window that a test harness induces, and 'stop' to end the soak early")
+    @Option(names = "--marks-from-stdin", description = "read 'fault' and 'recovered' lines on stdin, marking a fault window that a test harness induces, "
+            + "'seal' before a fault that must lose nothing (stored keys are set aside and checked at the end), and 'stop' to end the soak early")
     boolean marksFromStdin;
 
     @Option(names = "--metrics-port", paramLabel = "PORT", description = "serve metrics in Prometheus text format on 127.0.0.1:PORT (0 = any free port)")
@@ -94,7 +95,7 @@ public final class SoakCommand implements Callable<Integer> {
             }
             Soak soak = new Soak(options, targets, arena, metrics, err, new SecureRandom().nextLong());
             if (marksFromStdin) {
-                StdinMarks.readInBackground(new InputStreamReader(System.in, StandardCharsets.UTF_8), soak::mark, soak::stop,
+                StdinMarks.readInBackground(new InputStreamReader(System.in, StandardCharsets.UTF_8), soak::mark, soak::seal, soak::stop,
                         err);
             }
             report = runUntilDoneOrInterrupted(soak, out);

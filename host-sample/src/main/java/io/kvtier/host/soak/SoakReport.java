@@ -13,7 +13,7 @@ import java.util.TreeSet;
 final class SoakReport {
     /** @param longestWaitNanos the longest any caller waited for one batch of this instance */
     record InstanceReport(String name, String type, Map<Op, OpStats.Snapshot> ops, List<FaultWindows.Window> windows,
-                          long longestWaitNanos) {
+                          long longestWaitNanos, Sealed sealed) {
         long corrupted() {
             return ops.values().stream().mapToLong(OpStats.Snapshot::corrupted).sum();
         }
@@ -26,9 +26,9 @@ final class SoakReport {
             return ops.values().stream().mapToLong(OpStats.Snapshot::errors).sum();
         }
 
-        /** Nothing lost and nothing corrupted: errors and misses during faults are allowed. */
+        /** Nothing lost and nothing corrupted: errors and misses during faults are allowed, but not of sealed keys. */
         boolean passed() {
-            return corrupted() == 0 && lost() == 0;
+            return corrupted() == 0 && lost() == 0 && sealed.passed();
         }
     }
 
@@ -50,7 +50,7 @@ final class SoakReport {
                 ops.put(op, target.stats(op).snapshot());
             }
             instances.add(new InstanceReport(target.name, target.type, ops, target.faults.windows(),
-                    target.waits.longestNanos()));
+                    target.waits.longestNanos(), target.sealedAtEnd));
         }
     }
 
@@ -91,6 +91,11 @@ final class SoakReport {
                 sb.append(System.lineSeparator());
             }
             sb.append(String.format("  longest batch wait %.0f ms%n", r.longestWaitNanos() / 1e6));
+            if (r.sealed().keys() > 0) {
+                sb.append(String.format("  sealed keys %d: verified %d, missing %d, corrupted %d, unread %d at the end%n",
+                        r.sealed().keys(), r.sealed().verified(), r.sealed().missing(), r.sealed().corrupted(),
+                        r.sealed().unread()));
+            }
             Map<String, Long> errors = errorsByKind(r);
             sb.append("  errors by kind: ").append(errors.isEmpty() ? "none" : errors.toString().replaceAll("[{}]", ""))
                     .append(System.lineSeparator());
@@ -134,6 +139,8 @@ final class SoakReport {
             r.ops().forEach((op, s) -> ops.put(op.label(), toMap(s)));
             m.put("ops", ops);
             m.put("errors_by_kind", errorsByKind(r));
+            m.put("sealed", Map.of("keys", r.sealed().keys(), "verified", r.sealed().verified(), "missing",
+                    r.sealed().missing(), "corrupted", r.sealed().corrupted(), "unread", r.sealed().unread()));
             m.put("fault_windows", r.windows().stream().map(this::toMap).toList());
             List<Object> buckets = new ArrayList<>();
             for (int bucket : buckets(r)) {

@@ -15,6 +15,10 @@ final class Target {
     final FaultWindows faults;
     final Map<Op, OpStats> stats = new EnumMap<>(Op.class);
     final BatchWaits waits = new BatchWaits();
+    /** The keys sealed by the harness, claimed for good (see {@link KeyBook#seal}); empty until then. */
+    volatile int[] sealed = new int[0];
+    /** What the end of the soak found of the sealed keys. */
+    volatile Sealed sealedAtEnd = Sealed.NONE;
     /** The last health read from health(); the health poll writes it, the metrics endpoint reads it. */
     volatile boolean healthy = true;
 
