@@ -75,18 +75,24 @@ final class ClusterScenario {
      *                       (a warning where the option does not exist yet)
      * @param flapPeriod     for FLAP_NODE: cut this long, heal this long, and so on
      * @param rounds         for RANDOM: how many rounds (one fault each); 1 otherwise
+     * @param clientTtlSeconds the master's {@code --client_ttl}, or 0 for Mooncake's default (10 s)
      */
     record Plan(String name, Fault fault, int replicas, Duration before, Duration during, Duration after,
                 Duration flapPeriod, long batchTimeoutMs, List<Client> clients, int threads, int batch, int chunkSize,
-                int keys, int rounds) {
+                int keys, int rounds, int clientTtlSeconds) {
         static Plan of(String name, Fault fault, int replicas, long batchTimeoutMs, Client... clients) {
             return new Plan(name, fault, replicas, Duration.ofSeconds(15), Duration.ofSeconds(20), Duration.ofSeconds(15),
-                    Duration.ofSeconds(5), batchTimeoutMs, List.of(clients), 4, 8, 256 << 10, 1024, 1);
+                    Duration.ofSeconds(5), batchTimeoutMs, List.of(clients), 4, 8, 256 << 10, 1024, 1, 0);
         }
 
         Plan withPhases(Duration before, Duration during, Duration after) {
             return new Plan(name, fault, replicas, before, during, after, flapPeriod, batchTimeoutMs, clients, threads,
-                    batch, chunkSize, keys, rounds);
+                    batch, chunkSize, keys, rounds, clientTtlSeconds);
+        }
+
+        Plan withClientTtl(int seconds) {
+            return new Plan(name, fault, replicas, before, during, after, flapPeriod, batchTimeoutMs, clients, threads,
+                    batch, chunkSize, keys, rounds, seconds);
         }
 
         Duration round() {
@@ -105,10 +111,19 @@ final class ClusterScenario {
     record Second(double at, double opsPerSecond, double okMbPerSecond, long waitMaxMs, long waitingMs, long errorsSoFar,
                   boolean unhealthy) {}
 
+    /**
+     * The keys kvtier's soak sealed just before a single fault (stored then, untouched since) and
+     * what a load of each found at the end; all zero for the raw client and for rounds.
+     */
+    record SealedKeys(long keys, long verified, long missing, long corrupted) {
+        static final SealedKeys NONE = new SealedKeys(0, 0, 0, 0);
+    }
+
     /** What one client did. Windows are mean OK MB/s; recovery is seconds after the heal. */
     record ClientResult(Client client, List<Second> seconds, long longestWaitMs, Map<String, Long> errorsByKind,
                         Map<String, Long> errorsByOperation, long corrupted, long lost, long missingAfterFault,
-                        double before, double during, double after, Double recoverySeconds, String endedHow) {
+                        SealedKeys sealed, double before, double during, double after, Double recoverySeconds,
+                        String endedHow) {
         /** Mean OK MB/s over [from, to) seconds of the runner's clock. */
         double mean(double from, double to) {
             return seconds.stream().filter(s -> s.at() >= from && s.at() < to).mapToDouble(Second::okMbPerSecond)
@@ -151,10 +166,13 @@ final class ClusterScenario {
             clients.forEach((client, r) -> {
                 lines.add(String.format("[cluster] %s, %s: longest wait %d ms; OK MB/s before %.0f, during %.0f (from 5 s "
                                 + "after the fault), after %.0f (from 10 s after the heal); back to 80%% %s after the heal; "
-                                + "errors %s (by operation %s); corrupted %d, lost %d, missing after fault %d; %s",
+                                + "errors %s (by operation %s); corrupted %d, lost %d, missing after fault %d; %s; %s",
                         plan.name(), client.name().toLowerCase(), r.longestWaitMs(), r.before(), r.during(), r.after(),
                         r.recoverySeconds() == null ? "never" : String.format("%.0f s", r.recoverySeconds()),
-                        r.errorsByKind(), r.errorsByOperation(), r.corrupted(), r.lost(), r.missingAfterFault(), r.endedHow()));
+                        r.errorsByKind(), r.errorsByOperation(), r.corrupted(), r.lost(), r.missingAfterFault(),
+                        r.sealed().keys() == 0 ? "no keys sealed" : String.format("of %d keys sealed before the fault, "
+                                + "%d verified at the end, %d missing, %d corrupted", r.sealed().keys(), r.sealed().verified(),
+                                r.sealed().missing(), r.sealed().corrupted()), r.endedHow()));
                 StringBuilder windows = new StringBuilder(String.format("[cluster] %s, %s: every 5 s, OK MB/s / batches/s "
                                 + "(fault %.0f-%.0f s, load average %s):", plan.name(), client.name().toLowerCase(), faultAt, healAt,
                         loadAverage));
@@ -208,7 +226,8 @@ final class ClusterScenario {
     }
 
     private Result run() throws Exception {
-        master = cluster.startMaster(MASTER);
+        master = plan.clientTtlSeconds() > 0 ? cluster.startMaster(MASTER, "--client_ttl=" + plan.clientTtlSeconds())
+                : cluster.startMaster(MASTER);
         for (int host = 1; host <= NODES; host++) {
             nodes.put(host, startNode(host, master));
         }
@@ -240,6 +259,9 @@ final class ClusterScenario {
                 host = fault == Fault.PARTITION_MASTER ? MASTER : 1 + draw.nextInt(NODES);
             }
             sleepUntil(begin + round * plan.round().toMillis() / 1000.0 + plan.before().toMillis() / 1000.0);
+            if (plan.fault() != Fault.RANDOM && clients.containsKey(Client.KVTIER)) {
+                seal(clients.get(Client.KVTIER));
+            }
             double at = now();
             inflict(fault, host);
             sleepUntil(at + plan.during().toMillis() / 1000.0);
@@ -379,6 +401,12 @@ final class ClusterScenario {
         }
     }
 
+    /** kvtier's soak sets aside what it has stored now, and checks at its end that all of it is still there. */
+    private static void seal(Running kvtier) throws IOException {
+        kvtier.process().getOutputStream().write("seal\n".getBytes(StandardCharsets.UTF_8));
+        kvtier.process().getOutputStream().flush();
+    }
+
     /** kvtier soak ends at a {@code stop} line, the raw one at EOF on stdin; both print their report then. */
     private void stop(Running r) throws IOException {
         if (r.client() == Client.KVTIER) {
@@ -405,6 +433,7 @@ final class ClusterScenario {
         long corrupted = -1;
         long lost = -1;
         long missingAfterFault = -1;
+        SealedKeys sealed = SealedKeys.NONE;
         if (report.startsWith("{")) {
             Config parsed = ConfigFactory.parseString(report);
             if (r.client() == Client.KVTIER) {
@@ -418,6 +447,8 @@ final class ClusterScenario {
                     System.out.printf("[cluster] %s: corrupted loads: stale %d, foreign %d%n", plan.name(),
                             instance.getLong("ops.load.stale"), instance.getLong("ops.load.foreign"));
                 }
+                sealed = new SealedKeys(instance.getLong("sealed.keys"), instance.getLong("sealed.verified"),
+                        instance.getLong("sealed.missing"), instance.getLong("sealed.corrupted"));
                 missingAfterFault = 0;
                 for (String op : List.of("store", "lookup", "load", "delete")) {
                     Config stats = instance.getConfig("ops." + op);
@@ -438,13 +469,13 @@ final class ClusterScenario {
                 s.waitMaxMs(), s.waitingMs(), s.errorsSoFar(), s.unhealthy())));
         Files.writeString(logs.resolve(r.client().name().toLowerCase() + ".seconds.csv"), csv);
         ClientResult partial = new ClientResult(r.client(), seconds, longest, errors, byOperation, corrupted, lost,
-                missingAfterFault, 0, 0, 0, null, endedHow);
+                missingAfterFault, sealed, 0, 0, 0, null, endedHow);
         double before = partial.mean(begin + WARM_UP, faultAt);
         double during = partial.mean(faultAt + 5, healAt);
         double after = partial.mean(healAt + 10, endAt);
         Double recovery = partial.secondsToRecover(healAt, before);
         return new ClientResult(r.client(), seconds, longest, errors, byOperation, corrupted, lost, missingAfterFault,
-                before, during, after, recovery, endedHow);
+                sealed, before, during, after, recovery, endedHow);
     }
 
     private double now() {
@@ -460,19 +491,19 @@ final class ClusterScenario {
 
     /**
      * {@code scenario FAULT [--replicas R] [--before S] [--during S] [--after S] [--flap S]
-     * [--batch-timeout-ms MS] [--clients kvtier,raw] [--logs DIR]}; prints the [cluster] lines.
+     * [--batch-timeout-ms MS] [--client-ttl S] [--clients kvtier,raw] [--logs DIR]}; prints the [cluster] lines.
      */
     public static void main(String[] args) throws Exception {
         if (args.length < 1 || args.length % 2 != 1) {
             System.err.println("usage: scenario none|partition-node|oneway-node-in|oneway-node-out|flap-node|pause-node|"
                     + "kill-node|partition-master|random [--replicas R] [--before S] [--during S] [--after S] [--flap S] "
-                    + "[--batch-timeout-ms MS] [--clients kvtier,raw] [--rounds N (random)] [--logs DIR]");
+                    + "[--batch-timeout-ms MS] [--client-ttl S] [--clients kvtier,raw] [--rounds N (random)] [--logs DIR]");
             System.exit(2);
         }
         Fault fault = Fault.valueOf(args[0].toUpperCase().replace('-', '_'));
         Map<String, String> options = new LinkedHashMap<>(Map.of("--replicas", "2", "--before", "15", "--during", "20",
                 "--after", "15", "--flap", "5", "--batch-timeout-ms", "2000", "--clients", "kvtier,raw", "--rounds", "1",
-                "--logs", ""));
+                "--client-ttl", "0", "--logs", ""));
         for (int i = 1; i < args.length; i += 2) {
             if (!options.containsKey(args[i])) {
                 System.err.println("scenario: unknown option " + args[i]);
@@ -490,7 +521,7 @@ final class ClusterScenario {
                 Duration.ofSeconds(Long.parseLong(options.get("--after"))),
                 Duration.ofSeconds(Long.parseLong(options.get("--flap"))),
                 Long.parseLong(options.get("--batch-timeout-ms")), clients, 4, 8, 256 << 10, 1024,
-                Integer.parseInt(options.get("--rounds")));
+                Integer.parseInt(options.get("--rounds")), Integer.parseInt(options.get("--client-ttl")));
         // A temporary directory only when none was named, so that named runs leave no empty ones behind.
         Path logs = options.get("--logs").isEmpty() ? Files.createTempDirectory("kvtier-scenario-") : Path.of(options.get("--logs"));
         Result result = run(plan, logs);

@@ -19,9 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
  * node, or the master, is partitioned, cut one way, flapped or paused. Each test prints its
  * figures as [cluster] lines, then asserts, all at once, what the issue's targets demand and this
  * machine shows: every wait bounded by the mooncake_store option {@code batch_timeout_ms}, nothing
- * corrupted or lost, no key with a healthy replica reported missing, the master's fault seen and
- * cleared in time, and throughput back within 10 s of the heal. Throughput during a fault is
- * printed, not asserted: the issue's 70% is not reached here (docs/cluster.md says where it stands).
+ * corrupted or lost, every key stored before the fault still there after it (with two replicas),
+ * no key with a healthy replica reported missing, the master's fault seen and cleared in time, and
+ * throughput back within 10 s of the heal. Throughput during a node's fault is asserted with a
+ * margin below the issue's 70% for a loaded machine (docs/cluster.md has the figures).
  */
 @ExtendWith(ClusterAvailable.class)
 class RealClusterFaultsTest {
@@ -31,12 +32,22 @@ class RealClusterFaultsTest {
     private static final Duration BEFORE = Duration.ofSeconds(12);
     private static final Duration DURING = Duration.ofSeconds(20);
     private static final Duration AFTER = Duration.ofSeconds(13);
+    /**
+     * The master's {@code --client_ttl} for its partition: Mooncake's master drops a client whose
+     * pings it has not heard for that long, and every object on its segment with it. At the default
+     * 10 s, a 20 s partition expired all three nodes and lost every object (64 of 64 sealed keys
+     * missing); at 30 s none expired and all 64 loaded whole (docs/cluster.md).
+     */
+    private static final int CLIENT_TTL_FOR_MASTER_PARTITION = 30;
 
     @TempDir
     Path logs;
 
     private Result run(String name, Fault fault, int replicas, Duration during) throws Exception {
-        Plan plan = Plan.of(name, fault, replicas, BATCH_TIMEOUT_MS, Client.KVTIER).withPhases(BEFORE, during, AFTER);
+        return run(Plan.of(name, fault, replicas, BATCH_TIMEOUT_MS, Client.KVTIER).withPhases(BEFORE, during, AFTER));
+    }
+
+    private Result run(Plan plan) throws Exception {
         Result result = ClusterScenario.run(plan, logs);
         result.lines().forEach(System.out::println);
         return result;
@@ -51,6 +62,13 @@ class RealClusterFaultsTest {
         soft.assertThat(r.lost()).as("lost").isZero();
     }
 
+    /** Every key the soak sealed just before the fault (stored then, untouched since) loads whole at its end. */
+    private static void keptWhatWasStored(SoftAssertions soft, ClientResult r) {
+        soft.assertThat(r.sealed().keys()).as("keys sealed before the fault").isPositive();
+        soft.assertThat(r.sealed().verified()).as("sealed keys loaded whole at the end (missing %d, corrupted %d)",
+                r.sealed().missing(), r.sealed().corrupted()).isEqualTo(r.sealed().keys());
+    }
+
     /** Throughput comes back after the heal. */
     private static void comesBackAfterTheHeal(SoftAssertions soft, ClientResult r) {
         soft.assertThat(r.before()).as("OK MB/s before the fault").isPositive();
@@ -63,6 +81,7 @@ class RealClusterFaultsTest {
         ClientResult r = run("a: node partitioned, replica_num 2", Fault.PARTITION_NODE, 2, DURING).client(Client.KVTIER);
         SoftAssertions soft = new SoftAssertions();
         bounded(soft, r);
+        keptWhatWasStored(soft, r);
         soft.assertThat(r.missingAfterFault()).as("keys reported missing: every key has a healthy replica").isZero();
         // The target is 70%; measured 75-119% in three runs (40-45% before connects to the
         // cut node failed fast). Half keeps a margin for a loaded machine and still tells them apart.
@@ -87,11 +106,14 @@ class RealClusterFaultsTest {
 
     @Test
     void c_aPartitionedMasterMakesTheInstanceUnhealthyBatchesFailFastAndNothingIsLost() throws Exception {
-        Result result = run("c: master partitioned, replica_num 2", Fault.PARTITION_MASTER, 2, DURING);
+        Result result = run(Plan.of("c: master partitioned, replica_num 2", Fault.PARTITION_MASTER, 2, BATCH_TIMEOUT_MS,
+                Client.KVTIER).withPhases(BEFORE, DURING, AFTER).withClientTtl(CLIENT_TTL_FOR_MASTER_PARTITION));
         ClientResult r = result.client(Client.KVTIER);
         SoftAssertions soft = new SoftAssertions();
         bounded(soft, r);
-        soft.assertThat(r.missingAfterFault()).as("keys stored before the cut and reported missing").isZero();
+        // The soak's own miss count cannot tell here: its stores and deletes, failing fast for 20 s,
+        // leave hardly a key whose state it knows. The sealed keys are untouched since the cut.
+        keptWhatWasStored(soft, r);
         Second unhealthy = r.seconds().stream().filter(s -> s.at() >= result.faultAt() && s.unhealthy()).findFirst()
                 .orElse(null);
         soft.assertThat(unhealthy).as("an UNHEALTHY progress line after the cut").isNotNull();
@@ -118,6 +140,7 @@ class RealClusterFaultsTest {
         ClientResult r = run("d: node cut one way (in), replica_num 2", Fault.ONEWAY_NODE_IN, 2, DURING).client(Client.KVTIER);
         SoftAssertions soft = new SoftAssertions();
         bounded(soft, r);
+        keptWhatWasStored(soft, r);
         soft.assertAll();
     }
 
@@ -127,6 +150,7 @@ class RealClusterFaultsTest {
                 Duration.ofSeconds(60)).client(Client.KVTIER);
         SoftAssertions soft = new SoftAssertions();
         bounded(soft, r);
+        keptWhatWasStored(soft, r);
         soft.assertAll();
     }
 
@@ -136,6 +160,7 @@ class RealClusterFaultsTest {
         ClientResult r = result.client(Client.KVTIER);
         SoftAssertions soft = new SoftAssertions();
         bounded(soft, r);
+        keptWhatWasStored(soft, r);
         soft.assertThat(r.missingAfterFault()).as("keys reported missing: every key has a running replica").isZero();
         // Once the node is suspect, a store the master still places there fails at once instead of
         // waiting out the deadline (its kernel accepts the connect; only the transfer stalls).
