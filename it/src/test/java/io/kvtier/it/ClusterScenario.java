@@ -310,7 +310,9 @@ final class ClusterScenario {
                     + cluster.address(KVTIER_HOST) + "\",\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\""
                     + master + "\",\"protocol\":\"tcp\",\"global_segment_size\":\"0\",\"local_buffer_size\":\"67108864\","
                     + "\"replica_num\":" + plan.replicas() + ",\"batch_timeout_ms\":" + plan.batchTimeoutMs() + "}";
-            command.addAll(List.of(KVTIER.toString(), "soak", "--duration", duration + "s", "--progress-interval", "1s",
+            // Mooncake's log beside the others, rather than in the soak's temporary directory.
+            command.addAll(List.of("env", "KVTIER_MOONCAKE_LOG=" + logs.resolve("kvtier-mooncake.log").toAbsolutePath(),
+                    KVTIER.toString(), "soak", "--duration", duration + "s", "--progress-interval", "1s",
                     "--json", "--threads", Integer.toString(plan.threads()), "--batch", Integer.toString(plan.batch()),
                     "--chunk-size", Integer.toString(plan.chunkSize()), "--keys", Integer.toString(plan.keys()),
                     "--fault-settle", "5s", "--marks-from-stdin", "--l2-adapter", declaration));
