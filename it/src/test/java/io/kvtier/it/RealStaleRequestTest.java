@@ -50,7 +50,8 @@ class RealStaleRequestTest {
             assertThat(nodeOut.readLine()).as("the storage node starts").isEqualTo("ready");
 
             Process probe = cluster.start(2, "probe.log", List.of(ProcessHandle.current().info().command().orElse("java"),
-                    "-cp", System.getProperty("java.class.path"), Probe.class.getName(), master, cluster.address(2)));
+                    "-Djava.io.tmpdir=" + logs.toAbsolutePath(), "-cp", System.getProperty("java.class.path"),
+                    Probe.class.getName(), master, cluster.address(2)));
             BufferedReader answers = new BufferedReader(new InputStreamReader(probe.getInputStream(), StandardCharsets.UTF_8));
             PrintWriter orders = new PrintWriter(probe.getOutputStream(), true, StandardCharsets.UTF_8);
             assertThat(answers.readLine()).isEqualTo("stored OK");
