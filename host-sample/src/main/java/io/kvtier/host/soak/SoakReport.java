@@ -139,8 +139,7 @@ final class SoakReport {
             r.ops().forEach((op, s) -> ops.put(op.label(), toMap(s)));
             m.put("ops", ops);
             m.put("errors_by_kind", errorsByKind(r));
-            m.put("sealed", Map.of("keys", r.sealed().keys(), "verified", r.sealed().verified(), "missing",
-                    r.sealed().missing(), "corrupted", r.sealed().corrupted(), "unread", r.sealed().unread()));
+            m.put("sealed", toMap(r.sealed()));
             m.put("fault_windows", r.windows().stream().map(this::toMap).toList());
             List<Object> buckets = new ArrayList<>();
             for (int bucket : buckets(r)) {
@@ -182,6 +181,17 @@ final class SoakReport {
         m.put("bytes", s.bytes());
         m.put("ops_per_s", round(s.batches() / seconds));
         m.put("mb_per_s", round(s.bytes() / seconds / 1e6));
+        return m;
+    }
+
+    /** In a fixed order, as the rest of the report (Map.of has none). */
+    private static Map<String, Object> toMap(Sealed s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("keys", s.keys());
+        m.put("verified", s.verified());
+        m.put("missing", s.missing());
+        m.put("corrupted", s.corrupted());
+        m.put("unread", s.unread());
         return m;
     }
 
