@@ -157,9 +157,10 @@ bool transfer_failed(int64_t code) {
 }
 
 // The storage nodes this client reads from, and which of them are suspect: a node is suspect
-// once one of its reads failed to transfer or has been running for longer than suspect_after,
-// and until a probe read from it succeeds. Reads skip suspect nodes, and connects to a suspect
-// node's data address fail at once: stores the master still places there fail fast.
+// once one of its reads failed to transfer, or has been running for longer than suspect_after
+// while no bytes came from the node for as long, and until a probe read from it succeeds. A busy
+// node's reads run long too, but its bytes keep coming. Reads skip suspect nodes, and connects to
+// a suspect node's data address fail at once: stores the master still places there fail fast.
 class NodeTable {
   public:
     explicit NodeTable(int64_t suspect_after_ms) : suspect_after_ms_(suspect_after_ms) {}
@@ -182,13 +183,21 @@ class NodeTable {
         running_.erase(id);
     }
 
-    // Marks the nodes with a transfer stuck past suspect_after.
+    // Marks the nodes with a transfer running past suspect_after, unheard from for as long.
     void sweep() {
         std::lock_guard<std::mutex> lock(mu_);
         const int64_t now = now_ms();
         for (const auto &[id, run] : running_)
             if (now - run.start_ms > suspect_after_ms_)
-                for (const auto &node : run.nodes) mark_locked(node, now);
+                for (const auto &node : run.nodes)
+                    if (now - kvt_shim::last_heard_ms(entry_locked(node).index) > suspect_after_ms_)
+                        mark_locked(node, now);
+    }
+
+    // The node's index, by which its bytes are heard (kvt_shim::ReadingFrom).
+    int index(const std::string &node) {
+        std::lock_guard<std::mutex> lock(mu_);
+        return entry_locked(node).index;
     }
 
     bool suspect(const std::string &node) {
@@ -204,7 +213,7 @@ class NodeTable {
 
     void clear(const std::string &node) {
         std::lock_guard<std::mutex> lock(mu_);
-        auto &entry = nodes_[node];
+        auto &entry = entry_locked(node);
         if (entry.suspect_since_ms != 0) kvt_shim::allow(entry.data_address);
         entry.suspect_since_ms = 0;
     }
@@ -218,7 +227,7 @@ class NodeTable {
 
     void learn_address(const std::string &node, std::vector<std::string> address) {
         std::lock_guard<std::mutex> lock(mu_);
-        auto &entry = nodes_[node];
+        auto &entry = entry_locked(node);
         if (entry.address_known) return;
         entry.address_known = true;
         entry.data_address = std::move(address);
@@ -228,7 +237,7 @@ class NodeTable {
     // Remembers a key with a replica on `node`, for a later probe of it: the last kProbeKeys.
     void remember(const std::string &node, const std::string &key) {
         std::lock_guard<std::mutex> lock(mu_);
-        auto &entry = nodes_[node];
+        auto &entry = entry_locked(node);
         entry.last_met_ms = now_ms();
         auto &keys = entry.probe_keys;
         if (!keys.empty() && keys.front() == key) return;
@@ -284,6 +293,7 @@ class NodeTable {
     static constexpr size_t kProbeKeys = 16;
 
     struct Node {
+        int index;
         int64_t suspect_since_ms = 0;  // 0: not suspect
         std::deque<std::string> probe_keys;
         int64_t last_met_ms = 0;
@@ -295,8 +305,14 @@ class NodeTable {
         std::vector<std::string> nodes;
     };
 
+    Node &entry_locked(const std::string &node) {
+        auto found = nodes_.find(node);
+        if (found != nodes_.end()) return found->second;
+        return nodes_.emplace(node, Node{static_cast<int>(nodes_.size())}).first->second;
+    }
+
     void mark_locked(const std::string &node, int64_t now) {
-        auto &entry = nodes_[node];
+        auto &entry = entry_locked(node);
         if (entry.suspect_since_ms != 0) return;
         entry.suspect_since_ms = std::max<int64_t>(now, 1);
         kvt_shim::avoid(entry.data_address);
@@ -692,6 +708,7 @@ std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
     c.nodes.remember(node, ks[which[0]]);
     const uint64_t running = c.nodes.begin({node});
     std::vector<int64_t> got;
+    kvt_shim::ReadingFrom reading(c.nodes.index(node));
     try {
         got = kvt_shim::read_from(stripe, ks, where, which, choice, group_bufs);
     } catch (...) {

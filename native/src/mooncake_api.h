@@ -27,6 +27,7 @@
 #include "rpc_client_io_context.h"  // mooncake-common: RpcClientPool
 #include "lazy_library.h"
 #include "connect_guard.h"
+#include "node_hearing.h"
 #include "environ.h"  // mooncake-common: Environ, EnvironSource
 #include "expose.h"
 #endif
@@ -288,6 +289,27 @@ struct Probing {
 #else
 using Probing = kvt_connect::Probing;
 #endif
+
+// Bytes of connections opened while one lives are heard from node `node` (node_hearing.h).
+#ifdef KVTIER_TESTDOUBLE
+struct ReadingFrom {
+    explicit ReadingFrom(int) {}
+    ~ReadingFrom() {}
+};
+#else
+using ReadingFrom = kvt_hearing::ReadingFrom;
+#endif
+
+// When bytes last came from node `node`, on the steady clock in ms: never (0) in the double,
+// whose reads carry no bytes, so that only the length of a read makes its node suspect there.
+inline int64_t last_heard_ms(int node) {
+#ifdef KVTIER_TESTDOUBLE
+    (void)node;
+    return 0;
+#else
+    return kvt_hearing::last_heard_ms(node);
+#endif
+}
 
 // Mooncake checks each object end to end when MOONCAKE_STORE_CHECKSUM is true: a put stores a
 // CRC-64 of the object with its metadata, and a get whose bytes do not match it fails with

@@ -8,7 +8,7 @@ import java.time.Duration;
  * {@code max_abandoned_calls} (see reference.conf), as the parser checked them.
  *
  * @param batchTimeout when every batch future completes at the latest
- * @param suspectAfter a storage node with a read running this long becomes suspect
+ * @param suspectAfter a storage node with a read running this long, unheard from for as long, becomes suspect
  * @param maxAbandonedCalls native calls at most left running without a lane thread of their own
  */
 record BatchBounds(Duration batchTimeout, Duration suspectAfter, int maxAbandonedCalls) {

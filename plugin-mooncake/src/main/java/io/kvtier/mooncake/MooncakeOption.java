@@ -27,7 +27,7 @@ enum MooncakeOption {
     EVICTION("eviction"),
     /** The longest a caller waits on one batch. */
     BATCH_TIMEOUT_MS("batch_timeout_ms"),
-    /** How long a read runs before its storage node becomes suspect. */
+    /** How long a read runs, and its storage node stays silent, before the node becomes suspect. */
     SUSPECT_AFTER_MS("suspect_after_ms"),
     /** Native calls at most left running without a lane thread. */
     MAX_ABANDONED_CALLS("max_abandoned_calls"),

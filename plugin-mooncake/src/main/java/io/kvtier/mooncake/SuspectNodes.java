@@ -16,8 +16,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The storage nodes the connector marked suspect (a read that failed to transfer or ran past
- * {@code suspect_after_ms}), seen from Java. A watch thread reads the connector's node table four
+ * The storage nodes the connector marked suspect (a read that failed to transfer, or ran past
+ * {@code suspect_after_ms} while the node sent nothing for as long), seen from Java. A watch thread reads the connector's node table four
  * times per {@link #PROBE_INTERVAL} and keeps a gauge {@code node.<host_port>.suspect} per node; a
  * probe thread reads once from each suspect node every {@link #PROBE_INTERVAL}, which clears the
  * node when it succeeds. A probe of a silent node blocks the probe thread only, as long as
