@@ -308,7 +308,7 @@ class NodeTable {
     Node &entry_locked(const std::string &node) {
         auto found = nodes_.find(node);
         if (found != nodes_.end()) return found->second;
-        return nodes_.emplace(node, Node{static_cast<int>(nodes_.size())}).first->second;
+        return nodes_.emplace(node, Node{next_index_.fetch_add(1)}).first->second;
     }
 
     void mark_locked(const std::string &node, int64_t now) {
@@ -317,6 +317,9 @@ class NodeTable {
         entry.suspect_since_ms = std::max<int64_t>(now, 1);
         kvt_shim::avoid(entry.data_address);
     }
+
+    // Node indexes are the process's: bytes are heard by index, whichever client reads them.
+    static inline std::atomic<int> next_index_{0};
 
     const int64_t suspect_after_ms_;
     std::mutex mu_;

@@ -6,7 +6,7 @@
 
 namespace kvt_hearing {
 
-// Node indexes below this are heard; a node past it is never heard from.
+// Node indexes below this are heard; the reads of a node past it are judged by their length alone.
 constexpr int kNodes = 4096;
 
 // Connections this thread opens while one lives read from `node` (an index): bytes received on
