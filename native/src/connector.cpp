@@ -159,8 +159,9 @@ bool transfer_failed(int64_t code) {
 // The storage nodes this client reads from, and which of them are suspect: a node is suspect
 // once one of its reads failed to transfer, or has been running for longer than suspect_after
 // while no bytes came from the node for as long (or for three times as long whatever came), and
-// until a probe read from it succeeds. A busy node's reads run long too, but its bytes keep coming. Reads skip suspect nodes, and connects to
-// a suspect node's data address fail at once: stores the master still places there fail fast.
+// until a probe read from it succeeds. A busy node's reads run long too, but its bytes keep
+// coming. Reads skip suspect nodes, and connects to a suspect node's data address fail at once:
+// stores the master still places there fail fast.
 class NodeTable {
   public:
     explicit NodeTable(int64_t suspect_after_ms) : suspect_after_ms_(suspect_after_ms) {}
@@ -296,9 +297,9 @@ class NodeTable {
     // more likely still placed there.
     static constexpr size_t kProbeKeys = 16;
     // A node that still sends a little is as good as silent to a read this many times
-    // suspect_after old (a lossy link; and a paused node was once heard for seconds, RealClusterFaultsTest
-    // e, cause not found). A busy node's reads stay below it: the longest load batch at 4 MiB b64 w4
-    // across hosts took 2.2 s with the default 1 s (docs/bench).
+    // suspect_after old: a lossy link, and a paused node that was once heard for seconds
+    // (RealClusterFaultsTest e; the cause was not found). A busy node's reads stay below it: the
+    // longest load batch at 4 MiB b64 w4 across hosts took 2.2 s with the default 1 s (docs/bench).
     static constexpr int64_t kHeardReadBound = 3;
 
     struct Node {
