@@ -104,13 +104,15 @@ int32_t kvt_store(kvt_client *client, const char *const *keys, const int32_t *ke
  *
  * staging null: every key is read straight into addrs[i]; guard is not used.
  * staging given: the caller may give up on the batch before this call returns, and addrs[i] is
- * written only while this call holds *guard (moved from KVT_GUARD_OPEN to KVT_GUARD_COPYING, and
- * back when done). A key whose replica is in this process's own segment, which Mooncake copies
- * with a plain memcpy that no network fault can stall, is read straight into addrs[i] under the
- * guard. Any other key lands in staging[i]; as soon as its node's transfer returns, it is copied
- * to addrs[i] under the guard when it read all addrs' sizes[i] bytes. Once *guard is
- * KVT_GUARD_CLOSED (the caller's doing), nothing more is written to addrs and the keys not
- * delivered yet get KVT_NOT_DELIVERED. While the guard is held, the caller closing it waits. */
+ * written only while this call runs and holds *guard (moved from KVT_GUARD_OPEN to
+ * KVT_GUARD_COPYING, and back when done). A key in memory is read straight into addrs[i]: a
+ * replica in this process's own segment, which Mooncake copies with a plain memcpy that no network
+ * fault can stall, under the guard as a whole; any other through its transfer's receives, each
+ * under the guard, and so is the object checksum's read of addrs[i]. A key whose replica is
+ * outside memory lands in staging[i] and is copied to addrs[i] under the guard when it read all
+ * addrs' sizes[i] bytes. Once *guard is KVT_GUARD_CLOSED (the caller's doing), nothing more is
+ * written to addrs, also by transfers that outlive this call, and the keys not delivered yet get
+ * KVT_NOT_DELIVERED. While the guard is held, the caller closing it waits. */
 int32_t kvt_load(kvt_client *client, const char *const *keys, const int32_t *key_lens,
                  const int64_t *addrs, const int64_t *staging, const int64_t *sizes, int32_t n,
                  int32_t *guard, int64_t *results);

@@ -28,6 +28,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "load_landing.h"
 #include "mooncake_api.h"
 #include "store_sources.h"
 
@@ -649,20 +650,36 @@ size_t next_replica(NodeTable &nodes, const std::string &name, const kvt_shim::L
     return std::string::npos;
 }
 
-// Where a load's bytes go (kvt_load): straight into the caller's buffers, or through staging
-// memory of the caller's, copied into its buffers only while the caller's guard is held.
+// Where a load's bytes go (kvt_load): straight into the caller's buffers. When the caller gave a
+// guard (and staging memory), they are written only while it is held: transfers receive under it
+// (src/load_landing.h), a copy from this process's own segment runs under it, and a replica
+// outside memory lands in staging memory, copied into the caller's buffer under it.
 class Delivery {
    public:
     Delivery(std::vector<void *> buffers, std::vector<void *> staging, std::vector<size_t> lens,
              int32_t *guard)
         : buffers_(std::move(buffers)), staging_(std::move(staging)), lens_(std::move(lens)),
-          guard_(guard) {}
+          guard_(staging_.empty() ? nullptr : guard) {
+        if (guard_ != nullptr) landing_.emplace(guard_, buffers_, lens_);
+    }
 
-    bool staged() const { return !staging_.empty(); }
+    bool guarded() const { return guard_ != nullptr; }
     const std::vector<void *> &buffers() const { return buffers_; }
     const std::vector<size_t> &lens() const { return lens_; }
-    // Where transfers that a network fault can stall write: staging memory when there is some.
-    const std::vector<void *> &landing() const { return staged() ? staging_ : buffers_; }
+    // Where replicas outside memory are read (batch_get_into, whose writes no receive asks about).
+    const std::vector<void *> &elsewhere_landing() const { return guarded() ? staging_ : buffers_; }
+
+    // Runs `read`, whose transfers receive into the caller's buffers only under the guard.
+    template <class Read>
+    void transferring(Read &&read) {
+        if (!landing_) return read();
+        kvt_landing::OnThisThread on(*landing_);
+        read();
+    }
+
+    // Whether a transfer's write into the caller's buffers was refused: the caller closed the
+    // guard, and the failures of keys since may be that refusal.
+    bool refused() const { return landing_ && landing_->refused(); }
 
     // Runs `write` (which writes the caller's buffers) while holding the guard. Returns false,
     // without running it, once the caller has closed the guard: the buffers are no longer ours.
@@ -679,12 +696,12 @@ class Delivery {
         return true;
     }
 
-    // Copies each key which[j] whose transfer succeeded (got[j] == 0) and whose object, of
-    // sizes[j] bytes, fills its buffer, from staging into the caller's buffer. When the guard was
-    // closed, none is copied and the succeeded keys get KVT_NOT_DELIVERED.
-    void deliver(const std::vector<size_t> &which, const std::vector<uint64_t> &sizes,
-                 std::vector<int64_t> &got) {
-        if (!staged()) return;
+    // Copies each key which[j] read elsewhere whose read succeeded (got[j] == 0) and whose object,
+    // of sizes[j] bytes, fills its buffer, from staging into the caller's buffer. When the guard
+    // was closed, none is copied and the succeeded keys get KVT_NOT_DELIVERED.
+    void deliver_elsewhere(const std::vector<size_t> &which, const std::vector<uint64_t> &sizes,
+                           std::vector<int64_t> &got) {
+        if (!guarded()) return;
         const bool delivered = while_held([&] {
             for (size_t j = 0; j < which.size(); ++j) {
                 const size_t i = which[j];
@@ -706,6 +723,7 @@ class Delivery {
     std::vector<void *> buffers_, staging_;
     std::vector<size_t> lens_;
     int32_t *guard_;
+    std::optional<kvt_landing::Call> landing_;
 };
 
 // One transfer from one node: keys which[j] of the located batch, each from its replica choice[j]
@@ -770,21 +788,21 @@ void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
     }
     in_parallel(groups.size(), [&](size_t g) {
         auto &group = groups[g];
-        auto read = [&](const std::vector<void *> &into) {
+        auto read = [&] {
             group.got = read_group(c, *group.stripe, ks, where, *group.node, group.which,
-                                   group.choice, into);
+                                   group.choice, delivery.buffers());
         };
-        if (group.local && delivery.staged()) {
-            // Straight into the caller's buffers: a staging copy would only double the memcpy.
-            if (!delivery.while_held([&] { read(delivery.buffers()); }))
-                group.got.assign(group.which.size(), KVT_NOT_DELIVERED);
+        if (group.local && delivery.guarded()) {
+            // A memcpy, which no network fault can stall: under the guard as a whole.
+            if (!delivery.while_held(read)) group.got.assign(group.which.size(), KVT_NOT_DELIVERED);
             return;
         }
-        read(delivery.landing());
-        std::vector<uint64_t> sizes;
-        for (size_t i : group.which) sizes.push_back(where.keys[i].size);
-        delivery.deliver(group.which, sizes, group.got);
+        delivery.transferring(read);
     });
+    if (delivery.refused())
+        for (auto &group : groups)
+            for (auto &code : group.got)
+                if (code != 0) code = KVT_NOT_DELIVERED;
 
     for (const auto &group : groups) {
         for (size_t j = 0; j < group.which.size(); ++j) {
@@ -844,7 +862,7 @@ void remove_corrupted(kvt_client &c, const std::vector<std::string> &ks, const i
 }
 
 // Reads keys whose replicas are outside memory (disk, NoF) with batch_get_into, through
-// staging when the load is staged. Writes results[i] for each of them.
+// staging when the load is guarded. Writes results[i] for each of them.
 void read_elsewhere(mooncake::RealClient &c, const std::vector<std::string> &ks,
                     const std::vector<size_t> &elsewhere, Delivery &delivery, int64_t *results) {
     if (elsewhere.empty()) return;
@@ -853,19 +871,19 @@ void read_elsewhere(mooncake::RealClient &c, const std::vector<std::string> &ks,
     std::vector<size_t> elens;
     for (size_t i : elsewhere) {
         eks.push_back(ks[i]);
-        ebufs.push_back(delivery.landing()[i]);
+        ebufs.push_back(delivery.elsewhere_landing()[i]);
         elens.push_back(delivery.lens()[i]);
     }
     auto got = c.batch_get_into(eks, ebufs, elens);
     check_count("batch_get_into", got, static_cast<int32_t>(elsewhere.size()));
-    // batch_get_into answers with the bytes read; deliver() takes 0 for a whole read.
+    // batch_get_into answers with the bytes read; deliver_elsewhere() takes 0 for a whole read.
     std::vector<int64_t> codes(got.size());
     std::vector<uint64_t> sizes(got.size());
     for (size_t j = 0; j < got.size(); ++j) {
         codes[j] = got[j] < 0 ? got[j] : 0;
         sizes[j] = got[j] < 0 ? 0 : static_cast<uint64_t>(got[j]);
     }
-    delivery.deliver(elsewhere, sizes, codes);
+    delivery.deliver_elsewhere(elsewhere, sizes, codes);
     for (size_t j = 0; j < elsewhere.size(); ++j)
         results[elsewhere[j]] = codes[j] == 0 ? got[j] : codes[j];
 }

@@ -6,13 +6,19 @@
 // healthy node, and made every node suspect at once (docs/bench). What tells a stalled node from
 // a busy one is whether its bytes still come. Each socket a read opens is tagged with its node
 // (Mooncake connects on the submitting thread), and each byte received on it stamps the node.
+// The same receives write a load's bytes straight into the caller's buffers, and so ask
+// src/load_landing.h first.
 
 #include "node_hearing.h"
+
+#include "load_landing.h"
 
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <cerrno>
 #include <atomic>
 #include <chrono>
 
@@ -62,21 +68,47 @@ void connecting(int fd) {
 
 }  // namespace kvt_hearing
 
+// A receive that would write a load's buffers after its call returned or its guard was closed
+// fails as on a connection the peer reset, and Mooncake's transfer with it.
 extern "C" ssize_t __wrap_recv(int fd, void *buf, size_t len, int flags) {
-    const ssize_t got = __real_recv(fd, buf, len, flags);
+    ssize_t got = -1;
+    if (!kvt_landing::admit(kvt_landing::of(fd), buf, len, [&] { got = __real_recv(fd, buf, len, flags); })) {
+        errno = ECONNRESET;
+        return -1;
+    }
     heard(fd, got);
     return got;
 }
 
 extern "C" ssize_t __wrap_recvmsg(int fd, struct msghdr *msg, int flags) {
-    const ssize_t got = __real_recvmsg(fd, msg, flags);
+    ssize_t got = -1;
+    const auto call = kvt_landing::of(fd);
+    auto receive = [&] { got = __real_recvmsg(fd, msg, flags); };
+    // Mooncake's transport receives into one buffer at a time; several are admitted as their span.
+    bool admitted = true;
+    if (call == nullptr || msg->msg_iovlen == 0) {
+        receive();
+    } else {
+        auto low = reinterpret_cast<uintptr_t>(msg->msg_iov[0].iov_base), high = low;
+        for (size_t i = 0; i < msg->msg_iovlen; ++i) {
+            const auto start = reinterpret_cast<uintptr_t>(msg->msg_iov[i].iov_base);
+            low = std::min(low, start);
+            high = std::max(high, start + msg->msg_iov[i].iov_len);
+        }
+        admitted = kvt_landing::admit(call, reinterpret_cast<const void *>(low), high - low, receive);
+    }
+    if (!admitted) {
+        errno = ECONNRESET;
+        return -1;
+    }
     heard(fd, got);
     return got;
 }
 
 // A number that close() frees may come back from accept() (this client's own segment server),
-// which never connects: it must not inherit a node.
+// which never connects: it must not inherit a node, nor a load's call.
 extern "C" int __wrap_close(int fd) {
     if (fd >= 0 && fd < kFds) node_of_fd_plus_1[fd].store(0, std::memory_order_relaxed);
+    kvt_landing::closing(fd);
     return __real_close(fd);
 }

@@ -29,6 +29,7 @@
 
 #include "crc_checksum.h"
 #include "expose.h"
+#include "load_landing.h"
 #include "store_sources.h"
 
 extern "C" void __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(mooncake::CrcChecksum *self,
@@ -187,14 +188,16 @@ extern "C" void __wrap__ZN8mooncake11CrcChecksum6UpdateEPKvm(mooncake::CrcChecks
                                                             const void *data, size_t size) {
     static const bool fold = cpu_can_fold() && folding_gives_mooncakes_result(false);
     static const bool wide = fold && cpu_can_fold_wide() && folding_gives_mooncakes_result(true);
-    // A store's checksum reads the caller's buffer: only while its batch's guard is held. When
-    // refused, so are the store's transfers, and no object of it stays.
-    kvt_sources::read_in_call(data, [&] {
+    auto update = [&] {
         if (!fold || size < 16) {
             __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(self, data, size);
             return;
         }
         uint64_t &crc = self->*member(CrcRegister{});
         crc = folded(crc, static_cast<const uint8_t *>(data), size, wide);
-    });
+    };
+    // A checksum reads the caller's buffer only while its batch's guard is held. A store's, when
+    // refused: so are the store's transfers, and no object of it stays. A load's, when refused:
+    // the key is not delivered, and the mismatch that follows is not taken for a corrupted replica.
+    kvt_landing::admit(kvt_landing::current(), data, size, [&] { kvt_sources::read_in_call(data, update); });
 }

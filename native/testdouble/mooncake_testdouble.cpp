@@ -52,6 +52,7 @@
 //                                         then completes normally once the node is unlisted.
 #include "mooncake_testdouble.h"
 
+#include "load_landing.h"
 #include "store_sources.h"
 
 #include <algorithm>
@@ -63,6 +64,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 namespace mooncake {
 
@@ -431,14 +433,18 @@ std::vector<int64_t> RealClient::testdouble_read_from(const std::vector<std::str
     if (batch_prologue(kGet, keys.size())) return std::vector<int64_t>(keys.size() + 1, kInternal);
     std::vector<int64_t> out(keys.size());
     std::vector<LateBytes> failed_now;
+    // Bytes land as Mooncake's transfers receive them: through load_landing.h, on the connection
+    // of the call that opened it (this thread's), and outside the store's lock, which a thread
+    // holding the guard may be waiting for.
+    const auto &connection = kvt_landing::current();
     for (size_t i = 0; i < keys.size(); ++i) {
         wait_while_silent(nodes[i]);
-        std::lock_guard<std::mutex> lock(store_->mu);
+        std::unique_lock<std::mutex> lock(store_->mu);
         auto late = late_bytes_keys_.find(keys[i]);
         if (late != late_bytes_keys_.end()) {
             late_bytes_keys_.erase(late);
             auto it = store_->objects.find(keys[i]);
-            failed_now.push_back({buffers[i], it == store_->objects.end() ? 0 : it->second.size()});
+            failed_now.push_back({buffers[i], it == store_->objects.end() ? 0 : it->second.size(), connection});
             out[i] = kTransferFail;
             continue;
         }
@@ -449,17 +455,25 @@ std::vector<int64_t> RealClient::testdouble_read_from(const std::vector<std::str
             out[i] = kNotFound;  // gone since the query, as a Mooncake replica can be
             continue;
         }
+        auto bytes = it->second;
+        lock.unlock();
         if (nodes[i] == corrupt_node_) {
-            std::memset(buffers[i], 0xEE, it->second.size());
-            out[i] = static_cast<int64_t>(ErrorCode::CHECKSUM_MISMATCH);
+            const bool landed = kvt_landing::admit(connection, buffers[i], bytes.size(),
+                                                   [&] { std::memset(buffers[i], 0xEE, bytes.size()); });
+            out[i] = landed ? static_cast<int64_t>(ErrorCode::CHECKSUM_MISMATCH) : kTransferFail;
             continue;
         }
-        std::memcpy(buffers[i], it->second.data(), it->second.size());
-        out[i] = 0;
+        const bool landed = kvt_landing::admit(connection, buffers[i], bytes.size(),
+                                               [&] { std::memcpy(buffers[i], bytes.data(), bytes.size()); });
+        out[i] = landed ? 0 : kTransferFail;
     }
-    std::lock_guard<std::mutex> lock(mu_);
-    for (const auto &late : late_bytes_) std::memset(late.buffer, 0xEE, late.size);
-    late_bytes_ = std::move(failed_now);
+    std::vector<LateBytes> delivered_now;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        delivered_now = std::exchange(late_bytes_, std::move(failed_now));
+    }
+    for (const auto &late : delivered_now)
+        kvt_landing::admit(late.connection, late.buffer, late.size, [&] { std::memset(late.buffer, 0xEE, late.size); });
     return out;
 }
 

@@ -26,6 +26,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "load_landing.h"
+
 namespace mooncake {
 
 // Subset of mooncake-store/include/types.h ErrorCode (same values).
@@ -169,6 +171,7 @@ class RealClient {
     struct LateBytes {
         void *buffer;
         size_t size;
+        kvt_landing::Connection connection;  // the failed transfer's
     };
     std::vector<LateBytes> late_bytes_;  // guarded by mu_: what the last read call's failed transfers deliver
 };

@@ -150,8 +150,9 @@ final class MooncakeClient implements AutoCloseable {
     }
 
     /**
-     * Reads into {@code addrs}: through {@code staging}, when given, and then only while
-     * {@code guard} is held (kvt_load); results: bytes read, or a negative Mooncake code.
+     * Reads into {@code addrs}; when {@code staging} is given, only while {@code guard} is held,
+     * and replicas outside memory through {@code staging} (kvt_load); results: bytes read, or a
+     * negative Mooncake code.
      */
     long[] load(List<ObjectKey> keys, int[] indices, long[] addrs, long[] staging, long[] sizes, SliceGuard guard) {
         int n = addrs.length;

@@ -20,8 +20,8 @@ final class NativeBatches {
     private final TransientRetry retry;
     private final NativeResults results;
     /**
-     * Whether a batch's deadline may complete it early: loads go through staging memory, and
-     * stores read their slices only under the batch's guard.
+     * Whether a batch's deadline may complete it early: loads write their slices and stores read
+     * them only under the batch's guard.
      */
     private final boolean guarded;
 
@@ -62,9 +62,10 @@ final class NativeBatches {
     }
 
     /**
-     * The connector copies each staged key into L1 while the guard is held, as its transfer lands.
+     * The connector writes L1 only while the guard is held: Mooncake's transfers receive into the
+     * slices under it, and a replica outside memory (disk) is copied in from staging memory under it.
      *
-     * @return null when the batch completed (its deadline) before all its bytes were copied into L1
+     * @return null when the batch completed (its deadline) before all its bytes were written into L1
      */
     BatchResult load(List<ObjectKey> keys, CheckedBuffers batch, SliceGuard guard) {
         long[] rc = NO_ANSWERS;
@@ -87,7 +88,7 @@ final class NativeBatches {
                     return second;
                 });
                 if (guard.completed()) {
-                    return null; // some bytes stayed in staging memory: the slices are no longer this batch's
+                    return null; // some bytes were not written: the slices are no longer this batch's
                 }
             } finally {
                 batch.releaseSlices();

@@ -8,10 +8,12 @@ import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
 
 /**
- * One lane thread's native memory, owned by kvtier, that a load's bytes land in, so that a native
- * call which outlives its batch never writes the caller's L1 slices. A lane thread whose call was
- * abandoned keeps its buffer until the call returns; the thread that replaces it has its own. It
- * grows to the largest batch and is never shrunk.
+ * One lane thread's native memory, owned by kvtier, that a load's replicas outside memory (disk,
+ * NoF) land in, so that a native call which outlives its batch never writes the caller's L1 slices:
+ * Mooncake reads those with no receive that the connector could hold back (replicas in memory are
+ * received straight into L1 under the batch's guard). A lane thread whose call was abandoned keeps
+ * its buffer until the call returns; the thread that replaces it has its own. It grows to the
+ * largest batch and is never shrunk.
  */
 final class StagingBuffer {
     private static final ThreadLocal<StagingBuffer> PER_THREAD = ThreadLocal.withInitial(StagingBuffer::new);
