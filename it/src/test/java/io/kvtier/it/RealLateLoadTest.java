@@ -1,0 +1,116 @@
+package io.kvtier.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kvtier.hostlib.L1Arena;
+import io.kvtier.spi.BatchResult;
+import io.kvtier.spi.KeyResult;
+import io.kvtier.spi.L1Slice;
+import io.kvtier.spi.L2Adapter;
+import io.kvtier.spi.ObjectKey;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A load's bytes are received straight into the caller's slice (Mooncake's TCP transport), so a
+ * load whose batch completed at its deadline must write nothing more into it. The storage node is
+ * paused (SIGSTOP) after the object was stored and before it is loaded: its kernel takes the
+ * request, and the bytes wait. The batch completes at its deadline, the caller writes other bytes
+ * into its slice, and the node resumes and sends the 32 MiB object. Had the transfer gone on
+ * receiving into the slice, the slice would hold the object's bytes instead of the caller's.
+ */
+@ExtendWith(RealMooncakeAvailable.class)
+class RealLateLoadTest {
+    private static final int OBJECT = 32 << 20;
+    private static final Path RAW_BENCH = HostProcess.ROOT.resolve("plugin-mooncake/target/native-build/kvtier_raw_bench");
+
+    @TempDir
+    Path logs;
+    private MooncakeMaster master;
+    private Process node;
+    private L1Arena arena;
+    private L2Adapter client;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (node != null) {
+            // Resumed whatever happened, so that it can end.
+            new ProcessBuilder("kill", "-CONT", Long.toString(node.pid())).start().waitFor(10, TimeUnit.SECONDS);
+            node.getOutputStream().close(); // a node ends at EOF on stdin
+            if (!node.waitFor(10, TimeUnit.SECONDS)) {
+                node.destroyForcibly().waitFor();
+            }
+        }
+        if (client != null) {
+            client.close();
+        }
+        if (arena != null) {
+            arena.close();
+        }
+        if (master != null) {
+            master.close();
+        }
+    }
+
+    private void signal(String name) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(node.pid())).inheritIO().start();
+        assertThat(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0).as("kill -" + name).isTrue();
+    }
+
+    private static void fill(L1Slice slice, byte value) {
+        byte[] bytes = new byte[OBJECT];
+        Arrays.fill(bytes, value);
+        slice.buffer().duplicate().clear().put(bytes);
+    }
+
+    @Test
+    void aLoadFromAPausedNodeWritesNothingIntoItsSliceAfterItsBatchCompleted() throws Exception {
+        master = MooncakeMaster.startOwn(logs);
+        assertThat(Files.isExecutable(RAW_BENCH)).as(RAW_BENCH + " is built with the real connector").isTrue();
+        node = new ProcessBuilder(RAW_BENCH.toString(), "node", "--master", master.address(),
+                "--segment", Long.toString(128L << 20))
+                .redirectError(logs.resolve("node.log").toFile())
+                .start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(node.getInputStream(), StandardCharsets.UTF_8));
+        assertThat(out.readLine()).as("the node is ready; see %s", logs.resolve("node.log")).isEqualTo("ready");
+        arena = L1Arena.allocate(2L * OBJECT, L1Arena.DEFAULT_ALIGNMENT, true);
+        client = RealInstances.create(master.address(), arena, "late-load", 0,
+                "{\"replica_num\":1,\"batch_timeout_ms\":1000}");
+        List<ObjectKey> key = List.of(new ObjectKey(ByteBuffer.allocate(8).putLong(ProcessHandle.current().pid()).array(),
+                "kvtier-late-load", 0));
+        L1Slice source = arena.allocate(OBJECT);
+        fill(source, (byte) 5);
+        BatchResult stored = client.store(key, List.of(source)).get(30, TimeUnit.SECONDS);
+        assertThat(stored.results()).as("stored: %s", stored.firstError()).containsExactly(KeyResult.OK);
+
+        L1Slice target = arena.allocate(OBJECT);
+        signal("STOP");
+        BatchResult loaded = client.load(key, List.of(target)).get(30, TimeUnit.SECONDS);
+        assertThat(loaded.results()).containsExactly(KeyResult.ERROR);
+        assertThat(loaded.firstError()).contains("did not complete within batch_timeout_ms");
+        fill(target, (byte) 6); // the caller reuses its slice at once
+        signal("CONT");
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (!client.status().get("abandoned_calls").equals(0)) {
+            assertThat(System.nanoTime()).as("the abandoned load returns").isLessThan(deadline);
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+        byte[] expected = new byte[OBJECT];
+        Arrays.fill(expected, (byte) 6);
+        byte[] held = new byte[OBJECT];
+        target.buffer().duplicate().clear().get(held);
+        assertThat(Arrays.equals(held, expected)).as("the slice holds only the caller's bytes").isTrue();
+    }
+}
