@@ -23,15 +23,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A store reads the caller's slice itself, with no copy of its own (Mooncake's TCP sends), so a
- * store whose batch completed at its deadline must send nothing more of it. The storage node is
- * paused (SIGSTOP) while a 32 MiB object is being sent to it: its kernel takes the first
- * megabytes into socket buffers, and the rest waits. The batch completes at its deadline, the
- * caller writes other bytes into its slice, and the node resumes. Had the transfer gone on reading
- * the slice, the object would hold the new bytes behind the old ones (and fail its checksum).
+ * Mooncake's TCP transport reads a store's bytes from the caller's slice and receives a load's
+ * bytes into it, with no copy of kvtier's own, so a transfer whose batch completed at its deadline
+ * must touch the slice no more. A storage node is paused (SIGSTOP) during a 32 MiB transfer: its
+ * kernel takes the request (and a store's first megabytes), and the rest waits. The batch
+ * completes at its deadline, the caller writes other bytes into its slice, and the node resumes.
  */
 @ExtendWith(RealMooncakeAvailable.class)
-class RealLateStoreTest {
+class RealLateTransfersTest {
     private static final int OBJECT = 32 << 20;
     private static final Path RAW_BENCH = HostProcess.ROOT.resolve("plugin-mooncake/target/native-build/kvtier_raw_bench");
 
@@ -74,8 +73,8 @@ class RealLateStoreTest {
         slice.buffer().duplicate().clear().put(bytes);
     }
 
-    @Test
-    void aStoreToAPausedNodeSendsNothingOfItsSliceAfterItsBatchCompleted() throws Exception {
+    /** A node of 128 MiB, and an instance without a segment whose batches complete within 1 s. */
+    private void startNodeAndClient(String name) throws Exception {
         master = MooncakeMaster.startOwn(logs);
         assertThat(Files.isExecutable(RAW_BENCH)).as(RAW_BENCH + " is built with the real connector").isTrue();
         node = new ProcessBuilder(RAW_BENCH.toString(), "node", "--master", master.address(),
@@ -85,10 +84,27 @@ class RealLateStoreTest {
         BufferedReader out = new BufferedReader(new InputStreamReader(node.getInputStream(), StandardCharsets.UTF_8));
         assertThat(out.readLine()).as("the node is ready; see %s", logs.resolve("node.log")).isEqualTo("ready");
         arena = L1Arena.allocate(2L * OBJECT, L1Arena.DEFAULT_ALIGNMENT, true);
-        client = RealInstances.create(master.address(), arena, "late-store", 0,
+        client = RealInstances.create(master.address(), arena, name, 0,
                 "{\"replica_num\":1,\"batch_timeout_ms\":1000}");
-        List<ObjectKey> key = List.of(new ObjectKey(ByteBuffer.allocate(8).putLong(ProcessHandle.current().pid()).array(),
-                "kvtier-late-store", 0));
+    }
+
+    private static List<ObjectKey> key(String model) {
+        return List.of(new ObjectKey(ByteBuffer.allocate(8).putLong(ProcessHandle.current().pid()).array(), model, 0));
+    }
+
+    private void awaitAbandonedCalls() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (!client.status().get("abandoned_calls").equals(0)) {
+            assertThat(System.nanoTime()).as("the abandoned call returns").isLessThan(deadline);
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+
+    /** Had the transfer gone on reading the slice, the object would hold the new bytes behind the old ones (and fail its checksum). */
+    @Test
+    void aStoreToAPausedNodeSendsNothingOfItsSliceAfterItsBatchCompleted() throws Exception {
+        startNodeAndClient("late-store");
+        List<ObjectKey> key = key("kvtier-late-store");
         L1Slice slice = arena.allocate(OBJECT);
         fill(slice, (byte) 5);
 
@@ -99,13 +115,35 @@ class RealLateStoreTest {
         fill(slice, (byte) 6); // the caller reuses its slice at once
         signal("CONT");
 
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (!client.status().get("abandoned_calls").equals(0)) {
-            assertThat(System.nanoTime()).as("the abandoned store returns").isLessThan(deadline);
-            TimeUnit.MILLISECONDS.sleep(20);
-        }
+        awaitAbandonedCalls();
         L1Slice target = arena.allocate(OBJECT);
         BatchResult loaded = client.load(key, List.of(target)).get(30, TimeUnit.SECONDS);
         assertThat(loaded.results()).as("nothing stored: %s", loaded.firstError()).containsExactly(KeyResult.MISSING);
+    }
+
+    /** Had the transfer gone on receiving into the slice, the slice would hold the object's bytes instead of the caller's. */
+    @Test
+    void aLoadFromAPausedNodeWritesNothingIntoItsSliceAfterItsBatchCompleted() throws Exception {
+        startNodeAndClient("late-load");
+        List<ObjectKey> key = key("kvtier-late-load");
+        L1Slice source = arena.allocate(OBJECT);
+        fill(source, (byte) 5);
+        BatchResult stored = client.store(key, List.of(source)).get(30, TimeUnit.SECONDS);
+        assertThat(stored.results()).as("stored: %s", stored.firstError()).containsExactly(KeyResult.OK);
+
+        L1Slice target = arena.allocate(OBJECT);
+        signal("STOP");
+        BatchResult loaded = client.load(key, List.of(target)).get(30, TimeUnit.SECONDS);
+        assertThat(loaded.results()).containsExactly(KeyResult.ERROR);
+        assertThat(loaded.firstError()).contains("did not complete within batch_timeout_ms");
+        fill(target, (byte) 6); // the caller reuses its slice at once
+        signal("CONT");
+
+        awaitAbandonedCalls();
+        byte[] expected = new byte[OBJECT];
+        Arrays.fill(expected, (byte) 6);
+        byte[] held = new byte[OBJECT];
+        target.buffer().duplicate().clear().get(held);
+        assertThat(Arrays.equals(held, expected)).as("the slice holds only the caller's bytes").isTrue();
     }
 }
