@@ -16,7 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -92,7 +94,18 @@ class RealLateTransfersTest {
         return List.of(new ObjectKey(ByteBuffer.allocate(8).putLong(ProcessHandle.current().pid()).array(), model, 0));
     }
 
-    private void awaitAbandonedCalls() throws InterruptedException {
+    /**
+     * With the node paused, the batch completes at its deadline; the caller then writes 6s into
+     * the slice, the node resumes, and the abandoned call returns.
+     */
+    private void completeWhilePausedThenReuse(L1Slice slice, Supplier<CompletableFuture<BatchResult>> batch)
+            throws Exception {
+        signal("STOP");
+        BatchResult result = batch.get().get(30, TimeUnit.SECONDS);
+        assertThat(result.results()).containsExactly(KeyResult.ERROR);
+        assertThat(result.firstError()).contains("did not complete within batch_timeout_ms");
+        fill(slice, (byte) 6); // the caller reuses its slice at once
+        signal("CONT");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (!client.status().get("abandoned_calls").equals(0)) {
             assertThat(System.nanoTime()).as("the abandoned call returns").isLessThan(deadline);
@@ -108,14 +121,7 @@ class RealLateTransfersTest {
         L1Slice slice = arena.allocate(OBJECT);
         fill(slice, (byte) 5);
 
-        signal("STOP");
-        BatchResult stored = client.store(key, List.of(slice)).get(30, TimeUnit.SECONDS);
-        assertThat(stored.results()).containsExactly(KeyResult.ERROR);
-        assertThat(stored.firstError()).contains("did not complete within batch_timeout_ms");
-        fill(slice, (byte) 6); // the caller reuses its slice at once
-        signal("CONT");
-
-        awaitAbandonedCalls();
+        completeWhilePausedThenReuse(slice, () -> client.store(key, List.of(slice)));
         L1Slice target = arena.allocate(OBJECT);
         BatchResult loaded = client.load(key, List.of(target)).get(30, TimeUnit.SECONDS);
         assertThat(loaded.results()).as("nothing stored: %s", loaded.firstError()).containsExactly(KeyResult.MISSING);
@@ -132,14 +138,7 @@ class RealLateTransfersTest {
         assertThat(stored.results()).as("stored: %s", stored.firstError()).containsExactly(KeyResult.OK);
 
         L1Slice target = arena.allocate(OBJECT);
-        signal("STOP");
-        BatchResult loaded = client.load(key, List.of(target)).get(30, TimeUnit.SECONDS);
-        assertThat(loaded.results()).containsExactly(KeyResult.ERROR);
-        assertThat(loaded.firstError()).contains("did not complete within batch_timeout_ms");
-        fill(target, (byte) 6); // the caller reuses its slice at once
-        signal("CONT");
-
-        awaitAbandonedCalls();
+        completeWhilePausedThenReuse(target, () -> client.load(key, List.of(target)));
         byte[] expected = new byte[OBJECT];
         Arrays.fill(expected, (byte) 6);
         byte[] held = new byte[OBJECT];
