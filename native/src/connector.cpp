@@ -672,7 +672,10 @@ class Delivery {
     // Runs `read`, whose transfers receive into the caller's buffers only under the guard.
     template <class Read>
     void transferring(Read &&read) {
-        if (!landing_) return read();
+        if (!landing_) {
+            kvt_landing::OnThisThread loading;
+            return read();
+        }
         kvt_landing::OnThisThread on(*landing_);
         read();
     }
@@ -794,6 +797,7 @@ void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
         };
         if (group.local && delivery.guarded()) {
             // A memcpy, which no network fault can stall: under the guard as a whole.
+            kvt_landing::OnThisThread loading;
             if (!delivery.while_held(read)) group.got.assign(group.which.size(), KVT_NOT_DELIVERED);
             return;
         }

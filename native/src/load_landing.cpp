@@ -13,6 +13,7 @@ constexpr int kFds = 1 << 16;  // a socket past it belongs to no call: its recei
 // The call of each socket that a load's thread opened; empty for every other socket.
 std::array<std::atomic<Connection>, kFds> call_of_fd;
 thread_local Connection this_thread;
+thread_local bool this_thread_loads = false;
 
 }  // namespace
 
@@ -35,13 +36,21 @@ Call::~Call() {
     state_->ended = true;
 }
 
-OnThisThread::OnThisThread(const Call &call) : before_(std::move(this_thread)) {
-    this_thread = call.connection();
+OnThisThread::OnThisThread() : before_(std::move(this_thread)), was_loading_(this_thread_loads) {
+    this_thread = nullptr;
+    this_thread_loads = true;
 }
 
-OnThisThread::~OnThisThread() { this_thread = std::move(before_); }
+OnThisThread::OnThisThread(const Call &call) : OnThisThread() { this_thread = call.connection(); }
+
+OnThisThread::~OnThisThread() {
+    this_thread = std::move(before_);
+    this_thread_loads = was_loading_;
+}
 
 const Connection &current() { return this_thread; }
+
+bool loading() { return this_thread_loads; }
 
 void connecting(int fd) {
     if (fd >= 0 && fd < kFds) call_of_fd[fd].store(this_thread);

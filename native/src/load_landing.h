@@ -63,9 +63,12 @@ class Call {
     Connection state_;
 };
 
-// While one lives, the connections this thread opens, and the checksums it computes, are `call`'s.
+// While one lives, this thread reads keys of a load: the checksums it computes are of a load's
+// buffers, whose guard the load holds as a whole (a copy from this process's own segment), or
+// that `call` admits (transfers, whose connections this thread opens are then `call`'s).
 class OnThisThread {
    public:
+    OnThisThread();
     explicit OnThisThread(const Call &call);
     ~OnThisThread();
     OnThisThread(const OnThisThread &) = delete;
@@ -73,10 +76,14 @@ class OnThisThread {
 
    private:
     Connection before_;
+    bool was_loading_;
 };
 
 // This thread's call (OnThisThread), or none.
 const Connection &current();
+// Whether this thread reads keys of a load (OnThisThread): then no checksum it computes is a
+// store's, whose buffers src/store_sources.h guards.
+bool loading();
 
 // The socket `fd` is opened (connect) or closed: it belongs to this thread's call, or to none.
 void connecting(int fd);

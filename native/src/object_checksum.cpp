@@ -199,5 +199,10 @@ extern "C" void __wrap__ZN8mooncake11CrcChecksum6UpdateEPKvm(mooncake::CrcChecks
     // A checksum reads the caller's buffer only while its batch's guard is held. A store's, when
     // refused: so are the store's transfers, and no object of it stays. A load's, when refused:
     // the key is not delivered, and the mismatch that follows is not taken for a corrupted replica.
-    kvt_landing::admit(kvt_landing::current(), data, size, [&] { kvt_sources::read_in_call(data, update); });
+    // A load's is never asked of the stores' registry: a store of the same slice whose batch
+    // completed may still be running, and its closed guard would make a whole replica look corrupted.
+    if (kvt_landing::loading())
+        kvt_landing::admit(kvt_landing::current(), data, size, update);
+    else
+        kvt_sources::read_in_call(data, update);
 }
