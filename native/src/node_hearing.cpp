@@ -18,8 +18,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 
 extern "C" ssize_t __real_recv(int fd, void *buf, size_t len, int flags);
