@@ -688,14 +688,8 @@ class Delivery {
     // without running it, once the caller has closed the guard: the buffers are no longer ours.
     template <class Write>
     bool while_held(Write &&write) {
-        if (!hold()) return false;
-        try {
-            write();
-        } catch (...) {
-            release();
-            throw;
-        }
-        release();
+        if (guard_ != nullptr) return kvt_sources::while_held(guard_, write);
+        write();
         return true;
     }
 
@@ -717,12 +711,6 @@ class Delivery {
     }
 
    private:
-    bool hold() { return guard_ == nullptr || kvt_sources::hold(guard_); }
-
-    void release() {
-        if (guard_ != nullptr) kvt_sources::release(guard_);
-    }
-
     std::vector<void *> buffers_, staging_;
     std::vector<size_t> lens_;
     int32_t *guard_;

@@ -17,6 +17,7 @@
 // as well (src/object_checksum.cpp): a buffer the caller has taken back must not look corrupted.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -35,10 +36,9 @@ struct State {
     std::vector<std::pair<uintptr_t, uintptr_t>> buffers;  // [start, end)
     bool ended = false;  // under `ending`
     std::shared_mutex ending;  // held shared by each write in progress, exclusively to end the call
-    bool refused = false;  // under `ending` (shared): atomically, see refuse()
+    std::atomic<bool> refused{false};
 
     bool overlaps(uintptr_t start, uintptr_t end) const;
-    void refuse() { __atomic_store_n(&refused, true, __ATOMIC_RELAXED); }
 };
 
 // A connection's call: the one of the thread that opened it, or none (null).
@@ -55,7 +55,7 @@ class Call {
 
     // Whether a write or a check of the buffers was refused (the guard was closed): the keys'
     // failures since may be the refusal's, not their nodes'.
-    bool refused() const { return __atomic_load_n(&state_->refused, __ATOMIC_RELAXED); }
+    bool refused() const { return state_->refused.load(std::memory_order_relaxed); }
 
     const Connection &connection() const { return state_; }
 
@@ -105,17 +105,10 @@ bool admit(const Connection &call, const void *p, size_t n, Body &&body) {
         body();
         return true;
     }
-    if (call->ended || !kvt_sources::hold(call->guard)) {
-        call->refuse();
+    if (call->ended || !kvt_sources::while_held(call->guard, body)) {
+        call->refused.store(true, std::memory_order_relaxed);
         return false;
     }
-    try {
-        body();
-    } catch (...) {
-        kvt_sources::release(call->guard);
-        throw;
-    }
-    kvt_sources::release(call->guard);
     return true;
 }
 

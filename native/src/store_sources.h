@@ -28,6 +28,20 @@ namespace kvt_sources {
 bool hold(int32_t *guard);
 void release(int32_t *guard);
 
+// Runs `body` while holding `guard`; returns false, without running it, once the guard is closed.
+template <class Body>
+bool while_held(int32_t *guard, Body &&body) {
+    if (!hold(guard)) return false;
+    try {
+        body();
+    } catch (...) {
+        release(guard);
+        throw;
+    }
+    release(guard);
+    return true;
+}
+
 // What a read asked about: a buffer of no store in progress, or a store's read under its guard
 // (run), or a store's read refused because its batch completed (not run).
 enum class Read { unguarded, guarded, refused };
