@@ -34,7 +34,7 @@ typedef struct kvt_client kvt_client;
 /* The version of this ABI. It changes whenever a function's signature or meaning changes. The
  * Java binding binds kvt_abi_version alone first and refuses a library of another version
  * before binding anything else: a call through a stale signature would crash the JVM. */
-#define KVT_ABI_VERSION 6
+#define KVT_ABI_VERSION 7
 
 /* Returns KVT_ABI_VERSION as this library was built. */
 int32_t kvt_abi_version(void);
@@ -102,20 +102,21 @@ int32_t kvt_store(kvt_client *client, const char *const *keys, const int32_t *ke
  * its result is KVT_ON_SUSPECT_NODES. Keys with replicas outside memory (disk, NoF) go through
  * batch_get_into unchanged. results[i]: bytes read (>= 0) or negative error code.
  *
- * staging null: every key is read straight into addrs[i]; guard is not used.
- * staging given: the caller may give up on the batch before this call returns, and addrs[i] is
+ * guard null: every key is read straight into addrs[i].
+ * guard given: the caller may give up on the batch before this call returns, and addrs[i] is
  * written only while this call runs and holds *guard (moved from KVT_GUARD_OPEN to
  * KVT_GUARD_COPYING, and back when done). A key in memory is read straight into addrs[i]: a
  * replica in this process's own segment, which Mooncake copies with a plain memcpy that no network
  * fault can stall, under the guard as a whole; any other through its transfer's receives, each
  * under the guard, and so is the object checksum's read of addrs[i]. A key whose replica is
- * outside memory lands in staging[i] and is copied to addrs[i] under the guard when it read all
- * addrs' sizes[i] bytes. Once *guard is KVT_GUARD_CLOSED (the caller's doing), nothing more is
- * written to addrs, also by transfers that outlive this call, and the keys not delivered yet get
- * KVT_NOT_DELIVERED. While the guard is held, the caller closing it waits. */
+ * outside memory lands in the connector's own memory, sized to those keys, and is copied to
+ * addrs[i] under the guard when it read all sizes[i] bytes. Once *guard is KVT_GUARD_CLOSED (the
+ * caller's doing), nothing more is written to addrs, also by transfers that outlive this call, and
+ * the keys not delivered yet get KVT_NOT_DELIVERED. While the guard is held, the caller closing it
+ * waits. */
 int32_t kvt_load(kvt_client *client, const char *const *keys, const int32_t *key_lens,
-                 const int64_t *addrs, const int64_t *staging, const int64_t *sizes, int32_t n,
-                 int32_t *guard, int64_t *results);
+                 const int64_t *addrs, const int64_t *sizes, int32_t n, int32_t *guard,
+                 int64_t *results);
 
 /* The states of kvt_load's and kvt_store's guard. */
 #define KVT_GUARD_OPEN 0

@@ -651,23 +651,19 @@ size_t next_replica(NodeTable &nodes, const std::string &name, const kvt_shim::L
 }
 
 // Where a load's bytes go (kvt_load): straight into the caller's buffers. When the caller gave a
-// guard (and staging memory), they are written only while it is held: transfers receive under it
-// (src/load_landing.h), a copy from this process's own segment runs under it, and a replica
-// outside memory lands in staging memory, copied into the caller's buffer under it.
+// guard, they are written only while it is held: transfers receive under it (src/load_landing.h),
+// a copy from this process's own segment runs under it, and a replica outside memory lands in
+// staging memory (ElsewhereStaging), copied into the caller's buffer under it.
 class Delivery {
    public:
-    Delivery(std::vector<void *> buffers, std::vector<void *> staging, std::vector<size_t> lens,
-             int32_t *guard)
-        : buffers_(std::move(buffers)), staging_(std::move(staging)), lens_(std::move(lens)),
-          guard_(staging_.empty() ? nullptr : guard) {
+    Delivery(std::vector<void *> buffers, std::vector<size_t> lens, int32_t *guard)
+        : buffers_(std::move(buffers)), lens_(std::move(lens)), guard_(guard) {
         if (guard_ != nullptr) landing_.emplace(guard_, buffers_, lens_);
     }
 
     bool guarded() const { return guard_ != nullptr; }
     const std::vector<void *> &buffers() const { return buffers_; }
     const std::vector<size_t> &lens() const { return lens_; }
-    // Where replicas outside memory are read (batch_get_into, whose writes no receive asks about).
-    const std::vector<void *> &elsewhere_landing() const { return guarded() ? staging_ : buffers_; }
 
     // Runs `read`, whose transfers receive into the caller's buffers only under the guard.
     template <class Read>
@@ -694,15 +690,15 @@ class Delivery {
     }
 
     // Copies each key which[j] read elsewhere whose read succeeded (got[j] == 0) and whose object,
-    // of sizes[j] bytes, fills its buffer, from staging into the caller's buffer. When the guard
+    // of sizes[j] bytes, fills its buffer, from staged[j] into the caller's buffer. When the guard
     // was closed, none is copied and the succeeded keys get KVT_NOT_DELIVERED.
-    void deliver_elsewhere(const std::vector<size_t> &which, const std::vector<uint64_t> &sizes,
-                           std::vector<int64_t> &got) {
+    void deliver_elsewhere(const std::vector<size_t> &which, const std::vector<void *> &staged,
+                           const std::vector<uint64_t> &sizes, std::vector<int64_t> &got) {
         if (!guarded()) return;
         const bool delivered = while_held([&] {
             for (size_t j = 0; j < which.size(); ++j) {
                 const size_t i = which[j];
-                if (got[j] == 0 && sizes[j] == lens_[i]) std::memcpy(buffers_[i], staging_[i], lens_[i]);
+                if (got[j] == 0 && sizes[j] == lens_[i]) std::memcpy(buffers_[i], staged[j], lens_[i]);
             }
         });
         if (!delivered)
@@ -711,10 +707,40 @@ class Delivery {
     }
 
    private:
-    std::vector<void *> buffers_, staging_;
+    std::vector<void *> buffers_;
     std::vector<size_t> lens_;
     int32_t *guard_;
     std::optional<kvt_landing::Call> landing_;
+};
+
+std::mutex g_late_staging_mutex;
+// Staging memory that failed transfers may still write into, and until when they may.
+std::deque<std::pair<std::chrono::steady_clock::time_point, std::unique_ptr<char[]>>> g_late_staging;
+
+// The memory that one guarded load's replicas outside memory land in: Mooncake's batch_get_into
+// writes them with no receive that the connector could hold back, so they are copied into the
+// caller's buffers under the guard. A transfer that failed may still write into it (seen on a
+// flapping link), so unless every read succeeded it is kept, unused, for kLateTransfers.
+class ElsewhereStaging {
+   public:
+    // Not zeroed: only bytes a read wrote are copied out.
+    explicit ElsewhereStaging(size_t bytes) : bytes_(new char[bytes]) {}
+    ElsewhereStaging(const ElsewhereStaging &) = delete;
+    ElsewhereStaging &operator=(const ElsewhereStaging &) = delete;
+    ~ElsewhereStaging() {
+        if (all_read_) return;
+        const auto now = std::chrono::steady_clock::now();
+        std::lock_guard<std::mutex> lock(g_late_staging_mutex);
+        while (!g_late_staging.empty() && g_late_staging.front().first <= now) g_late_staging.pop_front();
+        g_late_staging.emplace_back(now + kvt_sources::kLateTransfers, std::move(bytes_));
+    }
+
+    char *at(size_t offset) { return bytes_.get() + offset; }
+    void all_read() { all_read_ = true; }
+
+   private:
+    std::unique_ptr<char[]> bytes_;
+    bool all_read_ = false;
 };
 
 // One transfer from one node: keys which[j] of the located batch, each from its replica choice[j]
@@ -854,20 +880,29 @@ void remove_corrupted(kvt_client &c, const std::vector<std::string> &ks, const i
 }
 
 // Reads keys whose replicas are outside memory (disk, NoF) with batch_get_into, through
-// staging when the load is guarded. Writes results[i] for each of them.
+// staging memory when the load is guarded. Writes results[i] for each of them.
 void read_elsewhere(mooncake::RealClient &c, const std::vector<std::string> &ks,
                     const std::vector<size_t> &elsewhere, Delivery &delivery, int64_t *results) {
     if (elsewhere.empty()) return;
     std::vector<std::string> eks;
-    std::vector<void *> ebufs;
     std::vector<size_t> elens;
+    size_t staged_bytes = 0;
     for (size_t i : elsewhere) {
         eks.push_back(ks[i]);
-        ebufs.push_back(delivery.elsewhere_landing()[i]);
         elens.push_back(delivery.lens()[i]);
+        staged_bytes += delivery.lens()[i];
+    }
+    std::optional<ElsewhereStaging> staging;
+    if (delivery.guarded()) staging.emplace(staged_bytes);
+    std::vector<void *> ebufs;
+    size_t offset = 0;
+    for (size_t j = 0; j < elsewhere.size(); ++j) {
+        ebufs.push_back(staging ? staging->at(offset) : delivery.buffers()[elsewhere[j]]);
+        offset += elens[j];
     }
     auto got = c.batch_get_into(eks, ebufs, elens);
     check_count("batch_get_into", got, static_cast<int32_t>(elsewhere.size()));
+    if (staging && std::all_of(got.begin(), got.end(), [](int64_t rc) { return rc >= 0; })) staging->all_read();
     // batch_get_into answers with the bytes read; deliver_elsewhere() takes 0 for a whole read.
     std::vector<int64_t> codes(got.size());
     std::vector<uint64_t> sizes(got.size());
@@ -875,7 +910,7 @@ void read_elsewhere(mooncake::RealClient &c, const std::vector<std::string> &ks,
         codes[j] = got[j] < 0 ? got[j] : 0;
         sizes[j] = got[j] < 0 ? 0 : static_cast<uint64_t>(got[j]);
     }
-    delivery.deliver_elsewhere(elsewhere, sizes, codes);
+    delivery.deliver_elsewhere(elsewhere, ebufs, sizes, codes);
     for (size_t j = 0; j < elsewhere.size(); ++j)
         results[elsewhere[j]] = codes[j] == 0 ? got[j] : codes[j];
 }
@@ -883,21 +918,16 @@ void read_elsewhere(mooncake::RealClient &c, const std::vector<std::string> &ks,
 }  // namespace
 
 KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
-                            const int32_t *key_lens, const int64_t *addrs,
-                            const int64_t *staging, const int64_t *sizes, int32_t n,
-                            int32_t *guard, int64_t *results) {
+                            const int32_t *key_lens, const int64_t *addrs, const int64_t *sizes,
+                            int32_t n, int32_t *guard, int64_t *results) {
     return guarded("kvt_load", [&]() -> int32_t {
         auto &c = require_client(client);
         if (!check_batch(keys, key_lens, n, results)) return 0;
         auto ks = to_keys(keys, key_lens, n);
-        std::vector<void *> bufs, staged;
+        std::vector<void *> bufs;
         std::vector<size_t> lens;
         to_buffers(addrs, sizes, n, bufs, lens);
-        if (staging != nullptr) {
-            std::vector<size_t> same;
-            to_buffers(staging, sizes, n, staged, same);
-        }
-        Delivery delivery(std::move(bufs), std::move(staged), std::move(lens), guard);
+        Delivery delivery(std::move(bufs), std::move(lens), guard);
 
         client->nodes.sweep();
         const auto where = kvt_shim::locate(c, ks);

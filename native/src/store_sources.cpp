@@ -29,9 +29,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// As long as a transfer Mooncake gave up on can go on: its fixed 60 s, and some.
-constexpr auto kLateReads = std::chrono::seconds(90);
-
 // A buffer of a call in progress.
 struct Open {
     uintptr_t end;
@@ -108,8 +105,8 @@ Registration::~Registration() {
     const auto now = Clock::now();
     for (auto it : buffers_->entries) {
         if (!all_stored_) {
-            auto [closed, added] = g_closed.try_emplace(it->first, Closed{it->second.end, now + kLateReads});
-            if (!added) closed->second = Closed{std::max(closed->second.end, it->second.end), now + kLateReads};
+            auto [closed, added] = g_closed.try_emplace(it->first, Closed{it->second.end, now + kLateTransfers});
+            if (!added) closed->second = Closed{std::max(closed->second.end, it->second.end), now + kLateTransfers};
         }
         g_open.erase(it);
     }

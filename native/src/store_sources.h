@@ -11,10 +11,11 @@
 // fails, and the put with it), the memcpy is skipped (kvt_store removes the object afterwards).
 //
 // A call in which some key failed (or that threw) may leave transfers behind it, which Mooncake
-// gave up waiting for but which may still send: its buffers stay closed to sends for kLateReads
+// gave up waiting for but which may still send: its buffers stay closed to sends for kLateTransfers
 // after it returns, except to another store of them.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -22,6 +23,9 @@
 #include <vector>
 
 namespace kvt_sources {
+
+// As long as a transfer Mooncake gave up on can go on: its fixed 60 s, and some.
+constexpr auto kLateTransfers = std::chrono::seconds(90);
 
 // The guard's handshake (KVT_GUARD_* in kvtier_mooncake.h): true once moved from OPEN to COPYING,
 // false when the caller closed it. Waits while another thread holds it.
@@ -66,7 +70,7 @@ class Registration {
     Registration &operator=(const Registration &) = delete;
 
     // Every key of the call was stored: no transfer of it is left to send. Until told so, the
-    // buffers stay closed for kLateReads once the registration ends.
+    // buffers stay closed for kLateTransfers once the registration ends.
     void all_stored() { all_stored_ = true; }
     // Whether a read of buffer i was refused: a memcpy into a replica skipped, its bytes unknown.
     bool refused(size_t i) const;

@@ -10,8 +10,8 @@ import jnr.ffi.Runtime;
 
 /**
  * One thread's reusable native memory for the arguments of a batch call: the keys (a {@code char*}
- * array, an {@code int32_t} length array and the key bytes), the buffer addresses and sizes, a
- * load's staging addresses, and the per-key results, all in one direct buffer. Every batch
+ * array, an {@code int32_t} length array and the key bytes), the buffer addresses and sizes, and
+ * the per-key results, all in one direct buffer. Every batch
  * argument thus crosses JNR-FFI as a plain address. Encoding a key here costs a few nanoseconds,
  * where marshalling a {@code String[]} through JNR costs hundreds (it allocates, encodes and
  * NUL-terminates every string on every call), and heap arrays would take JNR's object-parameter
@@ -21,8 +21,8 @@ import jnr.ffi.Runtime;
 final class BatchSlab {
     private static final ThreadLocal<BatchSlab> PER_THREAD = ThreadLocal.withInitial(BatchSlab::new);
     private static final Runtime RUNTIME = Runtime.getSystemRuntime();
-    /** Per key: a key pointer, an address, a size, a result and a staging address (8 bytes each), a length (4). */
-    private static final int BYTES_PER_KEY = 5 * Long.BYTES + Integer.BYTES;
+    /** Per key: a key pointer, an address, a size and a result (8 bytes each), a length (4). */
+    private static final int BYTES_PER_KEY = 4 * Long.BYTES + Integer.BYTES;
 
     private int keyCapacity;
     private int byteCapacity;
@@ -32,7 +32,6 @@ final class BatchSlab {
     private Pointer addressesPointer;
     private Pointer sizesPointer;
     private Pointer resultsPointer;
-    private Pointer stagingPointer;
     private Pointer lengthsPointer;
 
     private BatchSlab() {
@@ -76,13 +75,6 @@ final class BatchSlab {
         }
     }
 
-    /** Copies the first {@code n} staging addresses in; call after {@link #encode}. */
-    void staging(long[] addresses, int n) {
-        for (int j = 0; j < n; j++) {
-            buffer.putLong(Long.BYTES * (4 * keyCapacity + j), addresses[j]);
-        }
-    }
-
     /** The first {@code n} results the connector wrote. */
     long[] results(int n) {
         long[] results = new long[n];
@@ -112,18 +104,13 @@ final class BatchSlab {
         return sizesPointer;
     }
 
-    /** The {@code const int64_t *staging} argument of a load. */
-    Pointer staging() {
-        return stagingPointer;
-    }
-
     /** The {@code int64_t *results} argument. */
     Pointer results() {
         return resultsPointer;
     }
 
     private int lengthsOffset() {
-        return 5 * Long.BYTES * keyCapacity;
+        return 4 * Long.BYTES * keyCapacity;
     }
 
     private void allocate(int keys, int bytes) {
@@ -135,7 +122,6 @@ final class BatchSlab {
         addressesPointer = Pointer.wrap(RUNTIME, baseAddress + (long) Long.BYTES * keys);
         sizesPointer = Pointer.wrap(RUNTIME, baseAddress + 2L * Long.BYTES * keys);
         resultsPointer = Pointer.wrap(RUNTIME, baseAddress + 3L * Long.BYTES * keys);
-        stagingPointer = Pointer.wrap(RUNTIME, baseAddress + 4L * Long.BYTES * keys);
         lengthsPointer = Pointer.wrap(RUNTIME, baseAddress + (long) lengthsOffset());
     }
 }

@@ -150,23 +150,15 @@ final class MooncakeClient implements AutoCloseable {
     }
 
     /**
-     * Reads into {@code addrs}; when {@code staging} is given, only while {@code guard} is held,
-     * and replicas outside memory through {@code staging} (kvt_load); results: bytes read, or a
-     * negative Mooncake code.
+     * Reads into {@code addrs}, only while {@code guard} is held unless it is
+     * {@link SliceGuard#ALWAYS} (kvt_load); results: bytes read, or a negative Mooncake code.
      */
-    long[] load(List<ObjectKey> keys, int[] indices, long[] addrs, long[] staging, long[] sizes, SliceGuard guard) {
+    long[] load(List<ObjectKey> keys, int[] indices, long[] addrs, long[] sizes, SliceGuard guard) {
         int n = addrs.length;
         BatchSlab slab = slab(keys, indices, n);
         slab.buffers(addrs, sizes, n);
-        Pointer stagingArgument = null;
-        Pointer guardArgument = null;
-        if (staging != null) {
-            slab.staging(staging, n);
-            stagingArgument = slab.staging();
-            guardArgument = guard.word();
-        }
-        check("load", lib.kvt_load(handle, slab.keys(), slab.lengths(), slab.addresses(), stagingArgument,
-                slab.sizes(), n, guardArgument, slab.results()));
+        check("load", lib.kvt_load(handle, slab.keys(), slab.lengths(), slab.addresses(), slab.sizes(), n,
+                guard.word(), slab.results()));
         return slab.results(n);
     }
 

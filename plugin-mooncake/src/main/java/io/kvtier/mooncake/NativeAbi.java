@@ -14,7 +14,7 @@ import jnr.ffi.types.u_int64_t;
  */
 final class NativeAbi {
     /** The {@code KVT_ABI_VERSION} of {@code native/include/kvtier_mooncake.h} this binding is written for. */
-    static final int VERSION = 6;
+    static final int VERSION = 7;
 
     private NativeAbi() {}
 
@@ -62,8 +62,8 @@ final class NativeAbi {
                       int replicaNum, int nofReplicaNum, Pointer guard, Pointer results);
 
         /** {@code staging} and {@code guard} null: the bytes land straight in {@code addrs}. */
-        int kvt_load(Pointer client, Pointer keys, Pointer keyLens, Pointer addrs, Pointer staging, Pointer sizes,
-                     int n, Pointer guard, Pointer results);
+        int kvt_load(Pointer client, Pointer keys, Pointer keyLens, Pointer addrs, Pointer sizes, int n,
+                     Pointer guard, Pointer results);
 
         int kvt_lookup(Pointer client, Pointer keys, Pointer keyLens, int n, Pointer results);
 

@@ -32,7 +32,7 @@ final class NativeBatches {
         this.replicas = config.replicateConfig();
         this.retry = retry;
         this.results = results;
-        // RDMA reads and writes the registered L1 itself: staging memory would have to be registered too.
+        // RDMA reads and writes the registered L1 itself, with no receive or send the connector could hold back.
         this.guarded = !registration.enabled();
     }
 
@@ -63,7 +63,8 @@ final class NativeBatches {
 
     /**
      * The connector writes L1 only while the guard is held: Mooncake's transfers receive into the
-     * slices under it, and a replica outside memory (disk) is copied in from staging memory under it.
+     * slices under it, and a replica outside memory (disk) is copied in under it from the
+     * connector's own staging memory.
      *
      * @return null when the batch completed (its deadline) before all its bytes were written into L1
      */
@@ -74,19 +75,9 @@ final class NativeBatches {
                 int[] indices = batch.nativeIndices();
                 long[] sizes = batch.sizes();
                 long[] addresses = batch.addresses();
-                long[] staging = guarded ? StagingBuffer.forCurrentThread().layout(sizes) : null;
-                long[] first = client.load(keys, indices, addresses, staging, sizes, guard);
-                // A key asked again must not land where a failed transfer may still write.
-                boolean retired = retireStagingAfterAFailedTransfer(first);
-                rc = retry.apply(first, again -> {
-                    long[] stagingAgain = staging == null ? null
-                            : retired ? StagingBuffer.forCurrentThread().layout(pick(sizes, again)) : pick(staging, again);
-                    long[] second = client.load(keys, pick(indices, again), pick(addresses, again), stagingAgain,
-                            pick(sizes, again), guard);
-                    // Only the second answers: the first ones' failures retired their memory already.
-                    retireStagingAfterAFailedTransfer(second);
-                    return second;
-                });
+                SliceGuard held = guarded ? guard : SliceGuard.ALWAYS;
+                rc = retry.apply(client.load(keys, indices, addresses, sizes, held),
+                        again -> client.load(keys, pick(indices, again), pick(addresses, again), pick(sizes, again), held));
                 if (guard.completed()) {
                     return null; // some bytes were not written: the slices are no longer this batch's
                 }
@@ -95,20 +86,6 @@ final class NativeBatches {
             }
         }
         return results.loaded(keys, batch, rc);
-    }
-
-    /** @return whether {@code rc} has a failed transfer, after which this thread's staging memory was replaced */
-    private boolean retireStagingAfterAFailedTransfer(long[] rc) {
-        if (!guarded) {
-            return false;
-        }
-        for (long code : rc) {
-            if (code == MooncakeCodes.TRANSFER_FAIL) {
-                StagingBuffer.forCurrentThread().retire();
-                return true;
-            }
-        }
-        return false;
     }
 
     BatchResult delete(List<ObjectKey> keys) {

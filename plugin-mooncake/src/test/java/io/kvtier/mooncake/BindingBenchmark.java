@@ -77,7 +77,7 @@ public class BindingBenchmark {
 
     @Benchmark
     public long[] get() {
-        return client.load(batch, null, addrs, null, sizes, SliceGuard.ALWAYS);
+        return client.load(batch, null, addrs, sizes, SliceGuard.ALWAYS);
     }
 
     @Benchmark

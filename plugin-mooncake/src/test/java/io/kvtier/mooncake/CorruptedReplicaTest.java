@@ -23,7 +23,6 @@ class CorruptedReplicaTest {
     private final List<ObjectKey> keys = RoundTripTest.keys(0, 2);
     private final long[] sizes = {SIZE, SIZE};
     private final OffHeapRegion l1 = new OffHeapRegion(2 * SIZE);
-    private final OffHeapRegion staging = new OffHeapRegion(2 * SIZE);
     private MooncakeClient client;
 
     private void storeBothKeys(int replicas) {
@@ -48,7 +47,7 @@ class CorruptedReplicaTest {
     }
 
     private long[] load() {
-        return client.load(keys, null, addresses(l1), addresses(staging), sizes, SliceGuard.ALWAYS);
+        return client.load(keys, null, addresses(l1), sizes, SliceGuard.ALWAYS);
     }
 
     @Test

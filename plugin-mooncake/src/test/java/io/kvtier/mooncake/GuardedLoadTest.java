@@ -8,6 +8,7 @@ import io.kvtier.spi.ObjectKey;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -22,8 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * kvt_load's guard, through the double with two storage nodes, of which "a" stands for this
  * client's own segment: key 0 lives on a, key 1 on b. Both are read straight into the caller's
  * buffers, and only under the guard: the remote key's transfer receives under it
- * (native/src/load_landing.h), the local key's copy runs under it. Staging memory is only for
- * replicas outside memory, which these are not. The guard is a {@link LaneTask}'s, as in the adapter.
+ * (native/src/load_landing.h), the local key's copy runs under it. A replica outside memory, which
+ * the double has when it has no storage nodes, lands in the connector's own staging memory and is
+ * copied in under the guard. The guard is a {@link LaneTask}'s, as in the adapter.
  */
 class GuardedLoadTest {
     private static final long NOT_DELIVERED = -9101;
@@ -31,7 +33,6 @@ class GuardedLoadTest {
     private final List<ObjectKey> keys = RoundTripTest.keys(0, 2);
     private final long[] sizes = {SIZE, SIZE};
     private final OffHeapRegion l1 = new OffHeapRegion(2 * SIZE);
-    private final OffHeapRegion staging = new OffHeapRegion(2 * SIZE);
     private final LaneTask task = new LaneTask(guard -> BatchResult.empty(), () -> null);
     private MooncakeClient client;
     @TempDir
@@ -41,14 +42,21 @@ class GuardedLoadTest {
     @BeforeEach
     void storeOneKeyOnEachNode() {
         calls = dir.resolve("calls");
-        client = MooncakeClient.open(TestDouble.binding(), Map.of("local_hostname", "127.0.0.1", "metadata_server",
-                "P2PHANDSHAKE", "master_server_addr", "guarded-" + UUID.randomUUID() + ":1", "testdouble_nodes", "a,b",
-                "testdouble_local_node", "a", "testdouble_calls_file", calls.toString()),
-                Duration.ofSeconds(5), Duration.ofSeconds(1), 1);
+        client = storeBothKeys(Map.of("testdouble_nodes", "a,b", "testdouble_local_node", "a",
+                "testdouble_calls_file", calls.toString()));
+    }
+
+    private MooncakeClient storeBothKeys(Map<String, String> testdouble) {
+        Map<String, String> body = new HashMap<>(testdouble);
+        body.putAll(Map.of("local_hostname", "127.0.0.1", "metadata_server", "P2PHANDSHAKE",
+                "master_server_addr", "guarded-" + UUID.randomUUID() + ":1"));
+        MooncakeClient client = MooncakeClient.open(TestDouble.binding(), body, Duration.ofSeconds(5),
+                Duration.ofSeconds(1), 1);
         OffHeapRegion source = new OffHeapRegion(2 * SIZE);
         RoundTripTest.filled(source, 2, 7);
         long[] rc = client.store(keys, null, addresses(source), sizes, new ReplicateConfig(1, ReplicateConfig.UNSET), SliceGuard.ALWAYS);
         assertThat(rc).containsExactly(0, 0);
+        return client;
     }
 
     @AfterEach
@@ -61,7 +69,7 @@ class GuardedLoadTest {
     }
 
     private long[] load(SliceGuard guard) {
-        return client.load(keys, null, addresses(l1), addresses(staging), sizes, guard);
+        return client.load(keys, null, addresses(l1), sizes, guard);
     }
 
     private static byte[] object(int key) {
@@ -73,7 +81,6 @@ class GuardedLoadTest {
         assertThat(load(task)).containsExactly(SIZE, SIZE);
         assertThat(l1.read(0, SIZE)).isEqualTo(object(0));
         assertThat(l1.read(SIZE, SIZE)).isEqualTo(object(1));
-        assertThat(staging.read(0, 2 * SIZE)).as("staging memory untouched").isEqualTo(new byte[2 * SIZE]);
     }
 
     @Test
@@ -82,7 +89,6 @@ class GuardedLoadTest {
         assertThat(task.completed()).isTrue();
         assertThat(load(task)).containsExactly(NOT_DELIVERED, NOT_DELIVERED);
         assertThat(l1.read(0, 2 * SIZE)).isEqualTo(new byte[2 * SIZE]);
-        assertThat(staging.read(0, 2 * SIZE)).isEqualTo(new byte[2 * SIZE]);
     }
 
     @Test
@@ -104,10 +110,23 @@ class GuardedLoadTest {
     }
 
     @Test
-    void anUnstagedLoadReadsEveryKeyStraightIntoItsBuffer() {
-        assertThat(client.load(keys, null, addresses(l1), null, sizes, SliceGuard.ALWAYS)).containsExactly(SIZE, SIZE);
+    void anUnguardedLoadReadsEveryKeyStraightIntoItsBuffer() {
+        assertThat(client.load(keys, null, addresses(l1), sizes, SliceGuard.ALWAYS)).containsExactly(SIZE, SIZE);
         assertThat(l1.read(0, SIZE)).isEqualTo(object(0));
         assertThat(l1.read(SIZE, SIZE)).isEqualTo(object(1));
-        assertThat(staging.read(0, 2 * SIZE)).isEqualTo(new byte[2 * SIZE]);
+    }
+
+    @Test
+    void replicasOutsideMemoryAreCopiedInWhileTheGuardIsOpenAndNotOnceItIsClosed() {
+        try (MooncakeClient noNodes = storeBothKeys(Map.of())) {
+            assertThat(noNodes.load(keys, null, addresses(l1), sizes, task)).containsExactly(SIZE, SIZE);
+            assertThat(l1.read(0, SIZE)).isEqualTo(object(0));
+            assertThat(l1.read(SIZE, SIZE)).isEqualTo(object(1));
+
+            OffHeapRegion later = new OffHeapRegion(2 * SIZE);
+            task.expire(BatchResult::empty);
+            assertThat(noNodes.load(keys, null, addresses(later), sizes, task)).containsExactly(NOT_DELIVERED, NOT_DELIVERED);
+            assertThat(later.read(0, 2 * SIZE)).isEqualTo(new byte[2 * SIZE]);
+        }
     }
 }

@@ -58,7 +58,7 @@ class NodeProbeTest {
             addresses[i] = target.address + (long) i * SIZE;
             sizes[i] = SIZE;
         }
-        return client.load(keys, null, addresses, null, sizes, SliceGuard.ALWAYS);
+        return client.load(keys, null, addresses, sizes, SliceGuard.ALWAYS);
     }
 
     /** A client of the double with nodes a, b and c, and keys 0 to 3 stored with two replicas each. */

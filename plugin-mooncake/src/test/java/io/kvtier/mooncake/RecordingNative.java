@@ -101,14 +101,14 @@ final class RecordingNative implements MooncakeNative {
     }
 
     @Override
-    public int kvt_load(Pointer client, Pointer keys, Pointer keyLens, Pointer addrs, Pointer staging, Pointer sizes,
+    public int kvt_load(Pointer client, Pointer keys, Pointer keyLens, Pointer addrs, Pointer sizes,
                         int n, Pointer guard, Pointer results) {
         batchCalls.incrementAndGet();
         record(addrs, n);
         loadsInNative.incrementAndGet();
         loadEntered.countDown();
         try {
-            return delegate.kvt_load(client, keys, keyLens, addrs, staging, sizes, n, guard, results);
+            return delegate.kvt_load(client, keys, keyLens, addrs, sizes, n, guard, results);
         } finally {
             loadsInNative.decrementAndGet();
         }

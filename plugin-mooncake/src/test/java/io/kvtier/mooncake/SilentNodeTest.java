@@ -123,7 +123,7 @@ class SilentNodeTest {
         assertThat(metrics.counter("kvtier.l2.mc.timeouts").getCount()).isEqualTo(1);
         assertThat(abandoned(adapter)).isEqualTo(1);
 
-        unsilence(); // the native call now completes and reads the object into staging memory
+        unsilence(); // the native call now completes: its receive into the slice is refused
         until("the abandoned call to return", () -> abandoned(adapter) == 0);
         assertThat(target.read(0, SIZE)).as("the slice after its future completed").isEqualTo(OffHeapRegion.expected(SIZE, 99));
     }

@@ -65,7 +65,7 @@ class TransientRetryTest {
     /**
      * A failed transfer that still delivers its bytes afterwards (the double's late bytes: 0xEE
      * into the failed read's buffer, at the end of the next read call, which is the retry): the
-     * retry reads the key into other staging memory, so the late bytes never reach L1.
+     * late bytes are received only while the batch's guard is held, so they never reach L1 once it completed.
      */
     @Test
     void aLoadAskedAgainAfterAFailedTransferIsNotReachedByThatTransfersLateBytes() {
