@@ -884,21 +884,21 @@ void remove_corrupted(kvt_client &c, const std::vector<std::string> &ks, const i
 void read_elsewhere(mooncake::RealClient &c, const std::vector<std::string> &ks,
                     const std::vector<size_t> &elsewhere, Delivery &delivery, int64_t *results) {
     if (elsewhere.empty()) return;
+    std::optional<ElsewhereStaging> staging;
+    if (delivery.guarded()) {
+        size_t staged_bytes = 0;
+        for (size_t i : elsewhere) staged_bytes += delivery.lens()[i];
+        staging.emplace(staged_bytes);
+    }
     std::vector<std::string> eks;
+    std::vector<void *> ebufs;
     std::vector<size_t> elens;
-    size_t staged_bytes = 0;
+    size_t offset = 0;
     for (size_t i : elsewhere) {
         eks.push_back(ks[i]);
+        ebufs.push_back(staging ? staging->at(offset) : delivery.buffers()[i]);
         elens.push_back(delivery.lens()[i]);
-        staged_bytes += delivery.lens()[i];
-    }
-    std::optional<ElsewhereStaging> staging;
-    if (delivery.guarded()) staging.emplace(staged_bytes);
-    std::vector<void *> ebufs;
-    size_t offset = 0;
-    for (size_t j = 0; j < elsewhere.size(); ++j) {
-        ebufs.push_back(staging ? staging->at(offset) : delivery.buffers()[elsewhere[j]]);
-        offset += elens[j];
+        offset += delivery.lens()[i];
     }
     auto got = c.batch_get_into(eks, ebufs, elens);
     check_count("batch_get_into", got, static_cast<int32_t>(elsewhere.size()));

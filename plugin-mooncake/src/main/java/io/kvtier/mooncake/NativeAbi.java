@@ -61,7 +61,7 @@ final class NativeAbi {
         int kvt_store(Pointer client, Pointer keys, Pointer keyLens, Pointer addrs, Pointer sizes, int n,
                       int replicaNum, int nofReplicaNum, Pointer guard, Pointer results);
 
-        /** {@code staging} and {@code guard} null: the bytes land straight in {@code addrs}. */
+        /** {@code guard} null: the bytes land in {@code addrs} whenever they arrive. */
         int kvt_load(Pointer client, Pointer keys, Pointer keyLens, Pointer addrs, Pointer sizes, int n,
                      Pointer guard, Pointer results);
 

@@ -48,8 +48,7 @@ final class NativeBatches {
         long[] rc = NO_ANSWERS;
         if (batch.nativeCount() > 0) {
             try {
-                rc = client.store(keys, batch.nativeIndices(), batch.addresses(), batch.sizes(), replicas,
-                        guarded ? guard : SliceGuard.ALWAYS);
+                rc = client.store(keys, batch.nativeIndices(), batch.addresses(), batch.sizes(), replicas, held(guard));
             } finally {
                 batch.releaseSlices();
             }
@@ -75,9 +74,10 @@ final class NativeBatches {
                 int[] indices = batch.nativeIndices();
                 long[] sizes = batch.sizes();
                 long[] addresses = batch.addresses();
-                SliceGuard held = guarded ? guard : SliceGuard.ALWAYS;
+                SliceGuard held = held(guard);
                 rc = retry.apply(client.load(keys, indices, addresses, sizes, held),
-                        again -> client.load(keys, pick(indices, again), pick(addresses, again), pick(sizes, again), held));
+                        again -> client.load(keys, pick(indices, again), pick(addresses, again), pick(sizes, again),
+                                held));
                 if (guard.completed()) {
                     return null; // some bytes were not written: the slices are no longer this batch's
                 }
@@ -86,6 +86,11 @@ final class NativeBatches {
             }
         }
         return results.loaded(keys, batch, rc);
+    }
+
+    /** The guard the connector holds around its reads and writes of the slices, when it can hold one. */
+    private SliceGuard held(SliceGuard guard) {
+        return guarded ? guard : SliceGuard.ALWAYS;
     }
 
     BatchResult delete(List<ObjectKey> keys) {
