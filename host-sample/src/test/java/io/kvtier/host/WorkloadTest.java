@@ -14,10 +14,13 @@ import io.kvtier.spi.L2AdapterListener;
 import io.kvtier.spi.ObjectKey;
 import io.kvtier.toolkit.BatchOutcome;
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
 import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class WorkloadTest {
@@ -72,9 +75,122 @@ class WorkloadTest {
         public void close() {}
     }
 
+    /**
+     * Test double: an honest tier on the heap that counts the lookups it is asked, and answers every
+     * key of one of them (the {@code wrongLookup}-th, from 1) missing.
+     */
+    static final class CountingAdapterDouble implements L2Adapter {
+        private final Map<ObjectKey, ByteBuffer> objects = new ConcurrentHashMap<>();
+        private final AtomicInteger lookups = new AtomicInteger();
+        private final int wrongLookup;
+
+        CountingAdapterDouble(int wrongLookup) {
+            this.wrongLookup = wrongLookup;
+        }
+
+        int lookups() {
+            return lookups.get();
+        }
+
+        @Override
+        public CompletableFuture<BatchResult> store(List<ObjectKey> keys, List<L1Slice> objects) {
+            BatchOutcome outcome = new BatchOutcome(keys.size());
+            for (int i = 0; i < keys.size(); i++) {
+                ByteBuffer source = objects.get(i).buffer().duplicate().clear();
+                this.objects.put(keys.get(i), ByteBuffer.allocate(source.remaining()).put(source).flip());
+                outcome.ok(i);
+            }
+            return CompletableFuture.completedFuture(outcome.build(0));
+        }
+
+        @Override
+        public CompletableFuture<BatchResult> lookupAndLock(List<ObjectKey> keys) {
+            boolean wrong = lookups.incrementAndGet() == wrongLookup;
+            BatchOutcome outcome = new BatchOutcome(keys.size());
+            for (int i = 0; i < keys.size(); i++) {
+                if (!wrong && objects.containsKey(keys.get(i))) {
+                    outcome.ok(i);
+                } else {
+                    outcome.missing(i);
+                }
+            }
+            return CompletableFuture.completedFuture(outcome.build(0));
+        }
+
+        @Override
+        public void unlock(List<ObjectKey> keys) {}
+
+        @Override
+        public CompletableFuture<BatchResult> load(List<ObjectKey> keys, List<L1Slice> objects) {
+            BatchOutcome outcome = new BatchOutcome(keys.size());
+            for (int i = 0; i < keys.size(); i++) {
+                objects.get(i).buffer().duplicate().clear().put(this.objects.get(keys.get(i)).duplicate());
+                outcome.ok(i);
+            }
+            return CompletableFuture.completedFuture(outcome.build(0));
+        }
+
+        @Override
+        public CompletableFuture<BatchResult> delete(List<ObjectKey> keys) {
+            BatchOutcome outcome = new BatchOutcome(keys.size());
+            for (int i = 0; i < keys.size(); i++) {
+                objects.remove(keys.get(i));
+                outcome.ok(i);
+            }
+            return CompletableFuture.completedFuture(outcome.build(0));
+        }
+
+        @Override
+        public AdapterUsage usage() {
+            return new AdapterUsage(0, 0, Map.of());
+        }
+
+        @Override
+        public Map<String, Object> status() {
+            return Map.of("is_healthy", true, "type", "counting_double");
+        }
+
+        @Override
+        public void addListener(L2AdapterListener listener) {}
+
+        @Override
+        public void close() {}
+    }
+
+    private static Workload.RunReport run(Workload.Options options, L2Adapter adapter) {
+        try (L1Arena arena = L1Arena.allocate(Workload.l1BytesNeeded(options), L1Arena.DEFAULT_ALIGNMENT, true)) {
+            Workload workload = new Workload(arena, options, new MetricRegistry(),
+                    new Progress(new PrintWriter(new StringWriter())));
+            return workload.run("counted", "counting_double", adapter);
+        }
+    }
+
+    @Test
+    void lookupWarmupAsksWholePhasesInTheFirstPassAndCountsNoneOfThemAsItsLookups() {
+        // 8 chunks in batches of 4: two lookups a phase; 5 warm-up lookups take three phases.
+        CountingAdapterDouble adapter = new CountingAdapterDouble(0);
+        Workload.RunReport report = run(new Workload.Options(8, 4096, 4, 1, 2, 5), adapter);
+        assertThat(report.passed()).isTrue();
+        // Per pass: the lookup phase and the recheck, two each; plus the first pass's six warm-up lookups.
+        assertThat(adapter.lookups()).isEqualTo(2 * 4 + 6);
+        assertThat(report.passes).allSatisfy(pass -> {
+            assertThat(pass.hits).isEqualTo(8);
+            assertThat(pass.misses).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void aWrongAnswerToAWarmupLookupFailsTheFirstPass() {
+        CountingAdapterDouble adapter = new CountingAdapterDouble(1);
+        Workload.RunReport report = run(new Workload.Options(8, 4096, 4, 1, 2, 2), adapter);
+        assertThat(report.passes.get(0).unexpectedLookups).isEqualTo(4);
+        assertThat(report.passes.get(0).passed()).isFalse();
+        assertThat(report.passes.get(1).passed()).isTrue();
+    }
+
     @Test
     void repeatedErrorsAreSummedUpByKindAndCodeInOneLine() {
-        Workload.Options options = new Workload.Options(8, 4096, 4, 1, 1);
+        Workload.Options options = new Workload.Options(8, 4096, 4, 1, 1, 0);
         try (L1Arena arena = L1Arena.allocate(Workload.l1BytesNeeded(options), L1Arena.DEFAULT_ALIGNMENT, true)) {
             Workload workload = new Workload(arena, options, new MetricRegistry(),
                     new Progress(new PrintWriter(new StringWriter())));
