@@ -91,7 +91,7 @@ final class Workload {
             return adapter.lookupAndLock(batch);
         };
         if (report.cold()) {
-            warmUpLookups(label, name, lookup, report);
+            warmUpLookups(label, name, adapter, keys, lookup, report);
         }
         report.lookupNanos = phase(label, name, "lookup", report.lookup, lookup,
                 (b, result) -> report.countLookup(result, result.size() - 1));
@@ -119,15 +119,16 @@ final class Workload {
     }
 
     /**
-     * Whole lookup phases until {@code options.lookupWarmup()} lookups were made, timed nowhere; a
-     * wrong answer among them is one of the cold pass's.
+     * Whole lookup phases, each with its unlock, until {@code options.lookupWarmup()} lookups were
+     * made, timed nowhere; a wrong answer among them is one of the cold pass's.
      */
-    private void warmUpLookups(String label, String name, IntFunction<CompletableFuture<BatchResult>> lookup,
-                               PassReport cold) {
+    private void warmUpLookups(String label, String name, L2Adapter adapter, List<ObjectKey> keys,
+                               IntFunction<CompletableFuture<BatchResult>> lookup, PassReport cold) {
         PassReport warm = new PassReport(cold.pass, cold.chunks);
         for (int made = 0; made < options.lookupWarmup(); made += batchCount()) {
             phase(label, name, "lookup-warmup", new Latencies(), lookup,
                     (b, result) -> warm.countLookup(result, result.size() - 1));
+            adapter.unlock(keys);
         }
         cold.addWrongLookups(warm);
     }

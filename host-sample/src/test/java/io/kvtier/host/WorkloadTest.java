@@ -76,11 +76,12 @@ class WorkloadTest {
     }
 
     /**
-     * Test double: an honest tier on the heap that counts the lookups it is asked, and answers every
-     * key of one of them (the {@code wrongLookup}-th, from 1) missing.
+     * Test double: an honest tier on the heap that counts the lookups it is asked and the locks they
+     * hold, and answers every key of one of them (the {@code wrongLookup}-th, from 1) missing.
      */
     static final class CountingAdapterDouble implements L2Adapter {
         private final Map<ObjectKey, ByteBuffer> objects = new ConcurrentHashMap<>();
+        private final Map<ObjectKey, Integer> locks = new ConcurrentHashMap<>();
         private final AtomicInteger lookups = new AtomicInteger();
         private final int wrongLookup;
 
@@ -90,6 +91,11 @@ class WorkloadTest {
 
         int lookups() {
             return lookups.get();
+        }
+
+        /** Keys locked by a lookup and not unlocked since. */
+        int lockedKeys() {
+            return locks.size();
         }
 
         @Override
@@ -109,6 +115,7 @@ class WorkloadTest {
             BatchOutcome outcome = new BatchOutcome(keys.size());
             for (int i = 0; i < keys.size(); i++) {
                 if (!wrong && objects.containsKey(keys.get(i))) {
+                    locks.merge(keys.get(i), 1, Integer::sum);
                     outcome.ok(i);
                 } else {
                     outcome.missing(i);
@@ -118,7 +125,9 @@ class WorkloadTest {
         }
 
         @Override
-        public void unlock(List<ObjectKey> keys) {}
+        public void unlock(List<ObjectKey> keys) {
+            keys.forEach(key -> locks.computeIfPresent(key, (k, n) -> n > 1 ? n - 1 : null));
+        }
 
         @Override
         public CompletableFuture<BatchResult> load(List<ObjectKey> keys, List<L1Slice> objects) {
@@ -166,13 +175,14 @@ class WorkloadTest {
     }
 
     @Test
-    void lookupWarmupAsksWholePhasesInTheFirstPassAndCountsNoneOfThemAsItsLookups() {
+    void lookupWarmupAsksWholePhasesInTheFirstPassUnlocksThemAndCountsNoneOfThemAsItsLookups() {
         // 8 chunks in batches of 4: two lookups a phase; 5 warm-up lookups take three phases.
         CountingAdapterDouble adapter = new CountingAdapterDouble(0);
         Workload.RunReport report = run(new Workload.Options(8, 4096, 4, 1, 2, 5), adapter);
         assertThat(report.passed()).isTrue();
         // Per pass: the lookup phase and the recheck, two each; plus the first pass's six warm-up lookups.
         assertThat(adapter.lookups()).isEqualTo(2 * 4 + 6);
+        assertThat(adapter.lockedKeys()).isZero();
         assertThat(report.passes).allSatisfy(pass -> {
             assertThat(pass.hits).isEqualTo(8);
             assertThat(pass.misses).isEqualTo(2);
