@@ -13,11 +13,13 @@ import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterListener;
 import io.kvtier.spi.ObjectKey;
 import io.kvtier.toolkit.BatchOutcome;
+import io.kvtier.toolkit.KeyLocks;
 import java.io.PrintWriter;
-import java.nio.ByteBuffer;
 import java.io.StringWriter;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -81,7 +83,8 @@ class WorkloadTest {
      */
     static final class CountingAdapterDouble implements L2Adapter {
         private final Map<ObjectKey, ByteBuffer> objects = new ConcurrentHashMap<>();
-        private final Map<ObjectKey, Integer> locks = new ConcurrentHashMap<>();
+        private final KeyLocks locks = new KeyLocks();
+        private final Set<ObjectKey> everLocked = ConcurrentHashMap.newKeySet();
         private final AtomicInteger lookups = new AtomicInteger();
         private final int wrongLookup;
 
@@ -94,8 +97,8 @@ class WorkloadTest {
         }
 
         /** Keys locked by a lookup and not unlocked since. */
-        int lockedKeys() {
-            return locks.size();
+        long lockedKeys() {
+            return everLocked.stream().filter(locks::isLocked).count();
         }
 
         @Override
@@ -115,7 +118,8 @@ class WorkloadTest {
             BatchOutcome outcome = new BatchOutcome(keys.size());
             for (int i = 0; i < keys.size(); i++) {
                 if (!wrong && objects.containsKey(keys.get(i))) {
-                    locks.merge(keys.get(i), 1, Integer::sum);
+                    locks.lock(keys.get(i));
+                    everLocked.add(keys.get(i));
                     outcome.ok(i);
                 } else {
                     outcome.missing(i);
@@ -126,7 +130,7 @@ class WorkloadTest {
 
         @Override
         public void unlock(List<ObjectKey> keys) {
-            keys.forEach(key -> locks.computeIfPresent(key, (k, n) -> n > 1 ? n - 1 : null));
+            locks.unlock(keys);
         }
 
         @Override
