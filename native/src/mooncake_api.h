@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "node_table.h"
+
 #ifdef KVTIER_TESTDOUBLE
 #include "mooncake_testdouble.h"
 #else
@@ -309,6 +311,16 @@ inline int64_t last_heard_ms(int node) {
 #else
     return kvt_hearing::last_heard_ms(node);
 #endif
+}
+
+// The node table's view of this build: the steady clock, what was heard, the connect guard.
+inline NodeTableHooks node_table_hooks() {
+    return {[] {
+                return std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::steady_clock::now().time_since_epoch())
+                    .count();
+            },
+            last_heard_ms, avoid, allow};
 }
 
 // Mooncake checks each object end to end when MOONCAKE_STORE_CHECKSUM is true: a put stores a

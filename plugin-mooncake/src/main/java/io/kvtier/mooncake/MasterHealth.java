@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -28,6 +29,8 @@ final class MasterHealth {
     private final Supplier<String> probe;
     private final Duration interval;
     private final Duration deadline;
+    /** {@link System#nanoTime} but in tests, which judge a late probe on a clock of their own. */
+    private final LongSupplier nanoTime;
     /** Set by {@link #start}, before the health threads exist. */
     private Listener listener;
     private final Thread prober;
@@ -40,6 +43,11 @@ final class MasterHealth {
 
     /** @param probe returns null when the master answered, else why it did not */
     MasterHealth(String threadPrefix, Supplier<String> probe, Timings timings) {
+        this(threadPrefix, probe, timings, System::nanoTime);
+    }
+
+    MasterHealth(String threadPrefix, Supplier<String> probe, Timings timings, LongSupplier nanoTime) {
+        this.nanoTime = nanoTime;
         this.probe = probe;
         this.interval = timings.probeInterval();
         this.deadline = timings.probeDeadline();
@@ -75,7 +83,7 @@ final class MasterHealth {
 
     private void probeLoop() {
         while (!stopped) {
-            probeStartedNanos = System.nanoTime();
+            probeStartedNanos = nanoTime.getAsLong();
             String failure;
             try {
                 failure = probe.get();
@@ -102,7 +110,7 @@ final class MasterHealth {
         synchronized (this) {
             String failure = lastFailure;
             long started = probeStartedNanos;
-            if (failure == null && started != NOT_PROBING && System.nanoTime() - started > deadline.toNanos()) {
+            if (failure == null && started != NOT_PROBING && nanoTime.getAsLong() - started > deadline.toNanos()) {
                 failure = "the master has not answered a probe for over " + inWords(deadline);
             }
             boolean now = failure == null;

@@ -36,6 +36,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SilentNodeTest {
     private static final long TIMEOUT_MS = 300;
+    /**
+     * A batch completes at its deadline; how much later its caller sees it depends on the machine
+     * (a loaded one, a JIT pause), so the bound past the deadline is one-sided and generous.
+     */
+    private static final long BOUND_MS = TIMEOUT_MS + 10_000;
     static final Duration PATIENCE = Duration.ofSeconds(20);
 
     @TempDir
@@ -119,7 +124,7 @@ class SilentNodeTest {
         assertThat(result.results()).containsExactly(KeyResult.ERROR);
         assertThat(result.firstError()).contains("did not complete within batch_timeout_ms = 300");
         assertThat(result.error(0).orElseThrow().kind()).isEqualTo(ErrorKind.TRANSIENT);
-        assertThat(waited).as("ms waited").isGreaterThanOrEqualTo(TIMEOUT_MS).isLessThan(TIMEOUT_MS + 2_000);
+        assertThat(waited).as("ms waited").isGreaterThanOrEqualTo(TIMEOUT_MS).isLessThan(BOUND_MS);
         assertThat(metrics.counter("kvtier.l2.mc.timeouts").getCount()).isEqualTo(1);
         assertThat(abandoned(adapter)).isEqualTo(1);
 
@@ -207,7 +212,7 @@ class SilentNodeTest {
         long start = System.nanoTime();
         BatchResult queued = await(adapter.load(keys(1, 1), List.of(target.slice(2 * SIZE, SIZE))));
         assertThat(queued.results()).as("a batch queued behind the stuck thread").containsExactly(KeyResult.ERROR);
-        assertThat(millisSince(start)).isLessThan(TIMEOUT_MS + 2_000);
+        assertThat(millisSince(start)).isLessThan(BOUND_MS);
 
         unsilence();
         until("every abandoned call to return", () -> abandoned(adapter) == 0);
@@ -227,9 +232,8 @@ class SilentNodeTest {
         until("a to be suspect", () -> suspects(adapter).equals(List.of("a")));
         until("a's gauge to say so", () -> Integer.valueOf(1).equals(gauge("a")));
 
-        long start = System.nanoTime();
+        // A read that went to a would end at the deadline as an error: all OK is around it.
         BatchResult both = await(adapter.load(keys(0, 3), empty(target, 3)));
-        assertThat(millisSince(start)).as("ms, reading around the suspect node").isLessThan(TIMEOUT_MS);
         assertThat(both.results()).containsOnly(KeyResult.OK);
         assertThat(target.read(0, 3 * SIZE)).isEqualTo(source.read(0, 3 * SIZE));
         until("a gauge for b, read from now", () -> Integer.valueOf(0).equals(gauge("b")));
@@ -249,11 +253,10 @@ class SilentNodeTest {
         assertThat(await(adapter.load(keys(0, 1), empty(target, 1))).results()).containsExactly(KeyResult.ERROR);
         until("a to be suspect", () -> suspects(adapter).equals(List.of("a")));
 
-        long start = System.nanoTime();
+        // Refused up front, not waited out: a wait would end with the deadline's error instead.
         BatchResult fast = await(adapter.load(keys(0, 1), empty(target, 1)));
-        assertThat(millisSince(start)).as("ms for a key on a suspect node").isLessThan(TIMEOUT_MS);
         assertThat(fast.results()).containsExactly(KeyResult.ERROR);
-        assertThat(fast.firstError()).contains("ON_SUSPECT_NODES (-9100)");
+        assertThat(fast.firstError()).contains("ON_SUSPECT_NODES (-9100)").doesNotContain("batch_timeout_ms");
         KeyError error = fast.error(0).orElseThrow();
         assertThat(error.kind()).isEqualTo(ErrorKind.TRANSIENT);
         assertThat(error.code()).hasValue(MooncakeCodes.ON_SUSPECT_NODES);
@@ -296,9 +299,8 @@ class SilentNodeTest {
         until("a to be suspect", () -> suspects(adapter).equals(List.of("a")));
 
         OffHeapRegion source = new OffHeapRegion(2 * SIZE);
-        long start = System.nanoTime();
+        // A store placed on a would end at the deadline as an error: all OK is around it.
         BatchResult stored = await(adapter.store(keys(10, 2), filled(source, 2, 11)));
-        assertThat(millisSince(start)).as("ms, storing around the suspect node").isLessThan(TIMEOUT_MS);
         assertThat(stored.allOk()).isTrue();
         assertThat(await(adapter.load(keys(10, 2), empty(target, 2))).allOk()).isTrue();
         assertThat(target.read(0, 2 * SIZE)).isEqualTo(source.read(0, 2 * SIZE));
@@ -332,7 +334,7 @@ class SilentNodeTest {
         List<ObjectKey> keys = keys(0, 2);
         long start = System.nanoTime();
         BatchResult result = await(adapter.lookupAndLock(keys));
-        assertThat(millisSince(start)).isLessThan(TIMEOUT_MS + 2_000);
+        assertThat(millisSince(start)).isLessThan(BOUND_MS);
         assertThat(result.results()).containsOnly(KeyResult.ERROR);
         assertThat(result.firstError()).contains("the lookup of key");
     }
