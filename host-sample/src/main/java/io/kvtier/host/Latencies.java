@@ -3,11 +3,11 @@ package io.kvtier.host;
 import java.util.Arrays;
 
 /** Batch latencies of one operation, kept whole so that percentiles are exact. */
-final class Latencies {
+public final class Latencies {
     private long[] nanos = new long[64];
     private int count;
 
-    synchronized void record(long elapsedNanos) {
+    public synchronized void record(long elapsedNanos) {
         if (count == nanos.length) {
             nanos = Arrays.copyOf(nanos, count * 2);
         }
@@ -15,7 +15,7 @@ final class Latencies {
     }
 
     /** The p-th percentile (nearest rank) in milliseconds; 0 when nothing was recorded. */
-    synchronized double percentileMillis(double p) {
+    public synchronized double percentileMillis(double p) {
         if (count == 0) {
             return 0;
         }

@@ -1,5 +1,6 @@
 package io.kvtier.host;
 
+import io.kvtier.host.replay.ReplayCommand;
 import io.kvtier.host.soak.SoakCommand;
 import io.kvtier.hostlib.L2AdapterRegistry;
 import io.kvtier.spi.ConfigurationException;
@@ -17,7 +18,8 @@ import picocli.CommandLine;
 @Command(name = "kvtier", mixinStandardHelpOptions = true, version = "kvtier 0.1.0", scope = ScopeType.INHERIT,
         description = "A pluggable KV-cache storage host: runs L2 adapters declared in HOCON or JSON.",
         subcommands = {AdaptersCommand.class, ValidateCommand.class, KeyCommand.class, RunCommand.class,
-                PutCommand.class, GetCommand.class, SoakCommand.class, ServeCommand.class, HelpCommand.class})
+                PutCommand.class, GetCommand.class, SoakCommand.class, ReplayCommand.class, ServeCommand.class,
+                HelpCommand.class})
 public final class Main implements Runnable {
     public static final int OK = 0;
     public static final int FAILED = 1;

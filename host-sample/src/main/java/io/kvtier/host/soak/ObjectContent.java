@@ -7,11 +7,11 @@ import java.nio.ByteBuffer;
  * with those four numbers, then a splitmix64 stream seeded from them. Any byte that is wrong, from
  * an older version of the key, or from another key, instance or run is caught on load.
  */
-final class ObjectContent {
+public final class ObjectContent {
     /** run id, instance index, key index, version. */
-    static final int HEADER_BYTES = 24;
+    public static final int HEADER_BYTES = 24;
 
-    enum Verdict {
+    public enum Verdict {
         /** Exactly the expected version. */
         VERIFIED,
         /** Exactly an older version of the same key. */
@@ -22,11 +22,11 @@ final class ObjectContent {
 
     private final long runId;
 
-    ObjectContent(long runId) {
+    public ObjectContent(long runId) {
         this.runId = runId;
     }
 
-    void fill(ByteBuffer buffer, int instance, int key, long version) {
+    public void fill(ByteBuffer buffer, int instance, int key, long version) {
         ByteBuffer view = buffer.duplicate().clear();
         view.putLong(runId).putInt(instance).putInt(key).putLong(version);
         long state = seed(instance, key, version);
@@ -41,7 +41,7 @@ final class ObjectContent {
         }
     }
 
-    Verdict check(ByteBuffer buffer, int instance, int key, long version) {
+    public Verdict check(ByteBuffer buffer, int instance, int key, long version) {
         if (matches(buffer, instance, key, version)) {
             return Verdict.VERIFIED;
         }

@@ -1,0 +1,106 @@
+package io.kvtier.host.replay;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigSyntax;
+import java.io.BufferedInputStream;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * A request trace in the form of Mooncake's FAST'25 traces: one JSON object per line, in arrival
+ * order, {@code {"timestamp": ms, "input_length": n, "output_length": n, "hash_ids": [ints]}}, where
+ * each id is one 512-token prompt block and equal ids are equal prefixes. Gzipped files are read as
+ * they are. Only the timestamp and the ids are used.
+ */
+final class Trace {
+    /** @param line the request's line in the file, for messages */
+    record Request(int line, long timestampMs, int[] blocks) {}
+
+    private static final ConfigParseOptions JSON = ConfigParseOptions.defaults().setSyntax(ConfigSyntax.JSON);
+
+    private Trace() {}
+
+    /**
+     * The first {@code limit} requests of {@code file}; a line that is not such a request is an
+     * IllegalArgumentException naming the file, the line and what is wrong.
+     */
+    static List<Request> read(Path file, int limit) {
+        List<Request> requests = new ArrayList<>();
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(open(file), StandardCharsets.UTF_8))) {
+            long previous = 0;
+            String text;
+            for (int line = 1; requests.size() < limit && (text = reader.readLine()) != null; line++) {
+                Request request = parse(file, line, text);
+                if (request.timestampMs() < previous) {
+                    throw bad(file, line, "timestamp " + request.timestampMs() + " is before the previous line's "
+                            + previous + ": requests must be in arrival order");
+                }
+                previous = request.timestampMs();
+                requests.add(request);
+            }
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("--trace " + file + ": no such file");
+        } catch (IOException e) {
+            throw new UncheckedIOException("--trace " + file + ": " + e.getMessage(), e);
+        }
+        if (requests.isEmpty()) {
+            throw new IllegalArgumentException("--trace " + file + ": the trace is empty");
+        }
+        return requests;
+    }
+
+    private static InputStream open(Path file) throws IOException {
+        if (Files.isDirectory(file)) {
+            throw new IllegalArgumentException("--trace " + file + ": a directory, not a file");
+        }
+        InputStream in = new BufferedInputStream(Files.newInputStream(file));
+        in.mark(2);
+        boolean gzip = in.read() == 0x1f && in.read() == 0x8b;
+        in.reset();
+        return gzip ? new GZIPInputStream(in) : in;
+    }
+
+    private static Request parse(Path file, int line, String text) {
+        Config json;
+        try {
+            json = ConfigFactory.parseString(text, JSON);
+        } catch (ConfigException e) {
+            throw bad(file, line, "not a JSON object: " + quote(text));
+        }
+        try {
+            long timestamp = json.getLong("timestamp");
+            if (timestamp < 0) {
+                throw bad(file, line, "timestamp " + timestamp + " is negative");
+            }
+            int[] blocks = json.getIntList("hash_ids").stream().mapToInt(Integer::intValue).toArray();
+            if (blocks.length == 0) {
+                throw bad(file, line, "hash_ids is empty: a request has at least one block");
+            }
+            return new Request(line, timestamp, blocks);
+        } catch (ConfigException e) {
+            // Typesafe's own message starts with its origin ("String: 1: "), which says nothing here.
+            throw bad(file, line, e.getMessage().replaceFirst("^String: \\d+: ", ""));
+        }
+    }
+
+    private static String quote(String text) {
+        return "'" + (text.length() > 80 ? text.substring(0, 80) + "..." : text) + "'";
+    }
+
+    private static IllegalArgumentException bad(Path file, int line, String message) {
+        return new IllegalArgumentException("--trace " + file + ":" + line + ": " + message);
+    }
+}
