@@ -2,6 +2,7 @@ package io.kvtier.host.soak;
 
 import com.codahale.metrics.MetricRegistry;
 import io.kvtier.host.MetricsSnapshot;
+import io.kvtier.host.PrometheusEndpoint;
 import io.kvtier.hostlib.Instances;
 import io.kvtier.hostlib.L1Arena;
 import io.kvtier.spi.L1Slice;

@@ -1,4 +1,4 @@
-package io.kvtier.host.soak;
+package io.kvtier.host;
 
 import com.codahale.metrics.MetricRegistry;
 import io.prometheus.client.CollectorRegistry;
@@ -11,8 +11,8 @@ import java.io.IOException;
  * {@code /metrics}). Dropwizard names become Prometheus names with every character other than
  * letters, digits and '_' replaced by '_': {@code kvtier.adapter.a-0.hits} is {@code kvtier_adapter_a_0_hits}.
  */
-final class PrometheusEndpoint implements AutoCloseable {
-    static final String HOST = "127.0.0.1";
+public final class PrometheusEndpoint implements AutoCloseable {
+    public static final String HOST = "127.0.0.1";
     private final HTTPServer server;
 
     private PrometheusEndpoint(HTTPServer server) {
@@ -20,7 +20,7 @@ final class PrometheusEndpoint implements AutoCloseable {
     }
 
     /** @param port 0 for any free port; {@link #port()} tells which */
-    static PrometheusEndpoint start(MetricRegistry metrics, int port) {
+    public static PrometheusEndpoint start(MetricRegistry metrics, int port) {
         CollectorRegistry registry = new CollectorRegistry();
         registry.register(new DropwizardExports(metrics));
         try {
@@ -32,7 +32,7 @@ final class PrometheusEndpoint implements AutoCloseable {
         }
     }
 
-    int port() {
+    public int port() {
         return server.getPort();
     }
 
