@@ -5,12 +5,12 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Test double: flips one byte of every {@code every}-th object it loads, and still answers OK. */
-final class CorruptingAdapterDouble extends InMemoryAdapterDouble {
+public final class CorruptingAdapterDouble extends InMemoryAdapterDouble {
     private final int every;
     private final AtomicLong loads = new AtomicLong();
-    final AtomicLong flipped = new AtomicLong();
+    public final AtomicLong flipped = new AtomicLong();
 
-    CorruptingAdapterDouble(int every) {
+    public CorruptingAdapterDouble(int every) {
         this.every = every;
     }
 

@@ -25,7 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * (InMemoryAdapterDoubleContractTest holds it to the kit). Subclasses misbehave on purpose through the
  * hooks, and so break the promises that MisbehavingDoublesContractTest names.
  */
-class InMemoryAdapterDouble implements L2Adapter {
+public class InMemoryAdapterDouble implements L2Adapter {
     protected final Map<ObjectKey, byte[]> objects = new ConcurrentHashMap<>();
     private final List<L2AdapterListener> listeners = new CopyOnWriteArrayList<>();
     private volatile Instant closedAt;
