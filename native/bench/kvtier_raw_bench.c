@@ -9,6 +9,8 @@
 //   kvtier_raw_bench node --master HOST:PORT [--segment B]
 //   kvtier_raw_bench soak --master HOST:PORT [--duration S] [--threads T] [--keys N] [--batch K]
 //                         [--chunk-size B] [--replicas R] [--segment B] [--local-buffer B]
+//   kvtier_raw_bench replay --master HOST:PORT --trace FILE [--requests N] [--block-size B]
+//                         [--concurrency N] [--speed X|max] [--segment B] [--local-buffer B] [--json]
 //
 // Every mode takes --hostname ADDR, the address the client advertises (default 127.0.0.1).
 // soak is the raw side of `kvtier soak` on a cluster: T threads, each on keys of its own, run
@@ -16,14 +18,23 @@
 // seconds, judge every answer against what the thread stored, and print one progress line a
 // second on stderr (the format of kvtier soak's) and one JSON line at the end. It ends early
 // when its stdin reaches EOF.
+// replay is the raw side of `kvtier replay`: it serves a request trace in Mooncake's FAST'25
+// form (one {"timestamp": ms, "hash_ids": [block ids]} a line) as an LMCache-style host does. N
+// workers take the requests in arrival order, as soon as they are free (--speed max, the
+// default) or at timestamp / X (--speed X); each looks up all the request's blocks, loads and
+// verifies the longest run of leading ones found, then stores the blocks after the usable
+// prefix, one block (default 256 KiB, as kvtier replay's) per 512-token id. Keys and contents
+// are unique to the process, so runs sharing a cluster never hit each other's blocks.
 //
-// Exit status: 0 every pass passed (node: stdin reached EOF; soak: nothing corrupted or lost),
+// Exit status: 0 every pass passed (node: stdin reached EOF; soak: nothing corrupted or lost;
+// replay: nothing corrupted),
 // 1 runtime failure, 2 usage error.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -56,15 +67,20 @@ static const char *const USAGE =
     " | kvtier_raw_bench node --master HOST:PORT [--segment BYTES]"
     " | kvtier_raw_bench soak --master HOST:PORT [--duration SECONDS] [--threads T] [--keys N] [--batch K]"
     " [--chunk-size BYTES] [--replicas R] [--segment BYTES] [--local-buffer BYTES]"
+    " | kvtier_raw_bench replay --master HOST:PORT --trace FILE [--requests N (default all)]"
+    " [--block-size BYTES (default 262144)] [--concurrency N (default 4)] [--speed X|max (default max)]"
+    " [--segment BYTES] [--local-buffer BYTES] [--json]"
     "; every mode: [--hostname ADDR]";
 
-typedef enum { MODE_RUN, MODE_NODE, MODE_SOAK } mode_id;
+typedef enum { MODE_RUN, MODE_NODE, MODE_SOAK, MODE_REPLAY } mode_id;
 
 typedef struct {
     mode_id mode;
-    const char *master, *hostname;
+    const char *master, *hostname, *trace;
     uint64_t chunks, chunk_size, batch, in_flight, passes, segment, local_buffer;
     uint64_t duration, threads, keys, replicas;
+    uint64_t requests;  // replay: --requests; its block size is chunk_size, its concurrency in_flight
+    double speed;       // replay: times real time, 0 for max (a closed loop)
     bool json, no_register;
 } options;
 
@@ -141,7 +157,7 @@ static bool parse_u64(const char *s, uint64_t *out) {
 static int parse_options(int argc, char **argv, options *o) {
     *o = (options){.hostname = "127.0.0.1", .chunks = 256, .chunk_size = 1048576, .batch = 16, .in_flight = 4,
                    .passes = 1, .segment = 1073741824, .local_buffer = 268435456, .duration = 60, .threads = 4,
-                   .keys = 1024, .replicas = 1};
+                   .keys = 1024, .replicas = 1, .requests = UINT64_MAX};
     if (argc < 2) return usage_error("no mode given", NULL);
     if (strcmp(argv[1], "node") == 0) {
         o->mode = MODE_NODE;
@@ -150,6 +166,10 @@ static int parse_options(int argc, char **argv, options *o) {
         o->chunk_size = 262144;
         o->batch = 8;
         o->segment = 0;
+        o->local_buffer = 67108864;
+    } else if (strcmp(argv[1], "replay") == 0) {
+        o->mode = MODE_REPLAY;
+        o->chunk_size = 262144;  // kvtier replay's default --block-size
         o->local_buffer = 67108864;
     } else if (strcmp(argv[1], "run") != 0) {
         return usage_error("unknown mode", argv[1]);
@@ -162,9 +182,12 @@ static int parse_options(int argc, char **argv, options *o) {
         {"no-register", no_argument, 0, 'r'},    {"json", no_argument, 0, 'j'},
         {"hostname", required_argument, 0, 'h'}, {"duration", required_argument, 0, 'd'},
         {"threads", required_argument, 0, 't'},  {"keys", required_argument, 0, 'K'},
-        {"replicas", required_argument, 0, 'R'}, {0, 0, 0, 0}};
+        {"replicas", required_argument, 0, 'R'}, {"trace", required_argument, 0, 'T'},
+        {"requests", required_argument, 0, 'q'}, {"block-size", required_argument, 0, 'b'},
+        {"concurrency", required_argument, 0, 'C'}, {"speed", required_argument, 0, 'S'},
+        {0, 0, 0, 0}};
     // Which options each mode takes, by their short letters.
-    static const char *const MODE_OPTIONS[] = {"msnckwplrjh", "msh", "msckldtKRh"};
+    static const char *const MODE_OPTIONS[] = {"msnckwplrjh", "msh", "msckldtKRh", "mslhjTqbCS"};
     opterr = 0;
     optind = 1;  // argv + 1: the mode plays argv[0]
     int opt, index;
@@ -189,16 +212,35 @@ static int parse_options(int argc, char **argv, options *o) {
             case 't': target = &o->threads; break;
             case 'K': target = &o->keys; break;
             case 'R': target = &o->replicas; break;
+            case 'T': o->trace = optarg; break;
+            case 'q': target = &o->requests; break;
+            case 'b': target = &o->chunk_size; break;
+            case 'C': target = &o->in_flight; break;
+            case 'S': {
+                char *end;
+                o->speed = strcmp(optarg, "max") == 0 ? 0 : strtod(optarg, &end);
+                if (strcmp(optarg, "max") != 0 && (*end || !(o->speed > 0 && o->speed < 1e9)))
+                    return usage_error("--speed must be 'max' or a positive number (times real time)", optarg);
+                break;
+            }
         }
         if (target && !parse_u64(optarg, target)) return usage_error("not a number", optarg);
     }
     if (optind < argc - 1) return usage_error("unexpected argument", argv[optind + 1]);
     if (!o->master || !*o->master) return usage_error("--master HOST:PORT is required", NULL);
+    if (!*o->hostname) return usage_error("--hostname must not be empty", NULL);
+    if (o->mode == MODE_REPLAY) {
+        if (!o->trace || !*o->trace) return usage_error("--trace FILE is required", NULL);
+        if (o->chunk_size == 0 || o->chunk_size > (1u << 30))
+            return usage_error("--block-size must be from 1 byte to 1 GiB", NULL);
+        if (o->in_flight == 0 || o->in_flight > 1024) return usage_error("--concurrency must be from 1 to 1024", NULL);
+        if (o->requests == 0) return usage_error("--requests must be > 0", NULL);
+        return EXIT_PASSED;
+    }
     if (o->chunks == 0 || o->chunk_size == 0 || o->batch == 0 || o->in_flight == 0 || o->passes == 0)
         return usage_error("--chunks, --chunk-size, --batch, --in-flight and --passes must be > 0", NULL);
     if (o->chunks > (1u << 30) || o->chunk_size > ((uint64_t)1 << 46) / o->chunks || o->passes > 1000000)
         return usage_error("--chunks x --chunk-size or --passes is too large", NULL);
-    if (!*o->hostname) return usage_error("--hostname must not be empty", NULL);
     if (o->mode == MODE_SOAK) {
         if (o->threads == 0 || o->threads > 1024 || o->replicas == 0 || o->duration == 0 || o->batch > 4096)
             return usage_error("--threads (1 to 1024), --replicas, --duration must be > 0, --batch at most 4096", NULL);
@@ -336,11 +378,14 @@ static int compare_i64(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-// Nearest rank, as the Java host's Latencies: the ceil(p/100 * n)-th smallest.
-static double percentile_ms(const int64_t *sorted, uint64_t n, unsigned p) {
-    uint64_t rank = (p * n + 99) / 100;
-    return sorted[rank > 0 ? rank - 1 : 0] / 1e6;
+// Nearest rank, as the Java host's Latencies: the ceil(p/100 * n)-th smallest; p in tenths
+// with permille_ms (p99.9: 999), 0 of nothing.
+static double permille_ms(const int64_t *sorted, uint64_t n, unsigned p) {
+    uint64_t rank = (p * n + 999) / 1000;
+    return n ? sorted[rank > 0 ? rank - 1 : 0] / 1e6 : 0;
 }
+
+static double percentile_ms(const int64_t *sorted, uint64_t n, unsigned p) { return permille_ms(sorted, n, p * 10); }
 
 static void run_phase(context *c, phase_id phase, phase_stats *s, int64_t *scratch) {
     c->phase = phase;
@@ -801,6 +846,12 @@ static void soak_batch(soak_thread *w, int op, const uint64_t *idx, size_t n) {
     }
 }
 
+static void sleep_until(int64_t monotonic_ns) {
+    struct timespec ts = {.tv_sec = monotonic_ns / 1000000000, .tv_nsec = monotonic_ns % 1000000000};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
+    }
+}
+
 static void *soak_work(void *arg) {
     soak_thread *w = arg;
     const options *o = w->o;
@@ -900,10 +951,7 @@ static int soak(const options *o) {
     uint64_t last_batches[OPS] = {0}, last_bytes[OPS] = {0};
     int64_t last = start;
     for (uint64_t second = 1; second <= o->duration && !atomic_load(&t->stop); second++) {
-        int64_t until = start + (int64_t)second * 1000000000;
-        struct timespec ts = {.tv_sec = until / 1000000000, .tv_nsec = until % 1000000000};
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
-        }
+        sleep_until(start + (int64_t)second * 1000000000);
         int64_t now = now_ns(CLOCK_MONOTONIC);
         double secs = (now - last) / 1e9;
         fprintf(stderr, "[raw %" PRIu64 "s] raw", second);
@@ -946,6 +994,430 @@ static int soak(const options *o) {
     return passed ? EXIT_PASSED : EXIT_RUNTIME;
 }
 
+// ---------------------------------------------------------------------------------------
+// replay: a production request trace, served as an LMCache-style host serves it.
+
+typedef struct {
+    int64_t timestamp;  // ms from the trace's start
+    uint64_t first;     // its block ids: trace.ids[first, first + n)
+    uint32_t n;
+} trace_request;
+
+typedef struct {
+    trace_request *req;
+    int64_t *ids;
+    uint64_t n, blocks, req_cap, ids_cap, longest;
+} trace;
+
+// What one request did; a time is -1 when its step did not run.
+typedef struct {
+    int64_t lookup_ns, load_ns, prefix_ns, store_ns, lag_ns;
+    uint64_t hits, corrupted, found_then_missing, lookup_errors, stored, bytes_loaded;
+} request_result;
+
+typedef struct {
+    const options *o;
+    const trace *t;
+    mooncake_store_t store;
+    uint64_t run_id;
+    int64_t start_ns;
+    request_result *res;
+    soak_totals *store_errors;  // only its errors and by_code, as count_error and print_codes use them
+    atomic_uint_fast64_t next;
+} replay_context;
+
+typedef struct {
+    replay_context *c;
+    char *key_names;
+    const char **keys;
+    void **buffers;
+    size_t *sizes;
+    int *codes;
+    int64_t *got;
+    unsigned char *region, *expect;
+} replay_worker;
+
+static const char *skip_space(const char *p) {
+    while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') p++;
+    return p;
+}
+
+// A JSON integer (no fraction, no exponent) that fits an int64_t; NULL if it is none.
+static const char *parse_i64(const char *p, int64_t *v) {
+    bool negative = *p == '-';
+    p += negative;
+    if (*p < '0' || *p > '9') return NULL;
+    uint64_t x = 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (x > ((uint64_t)INT64_MAX - (uint64_t)(*p - '0')) / 10) return NULL;
+        x = x * 10 + (uint64_t)(*p - '0');
+    }
+    if (*p == '.' || *p == 'e' || *p == 'E') return NULL;
+    *v = negative ? -(int64_t)x : (int64_t)x;
+    return p;
+}
+
+// Past a string (with its escapes), returns the end of it; NULL if it does not end.
+static const char *skip_string(const char *p) {
+    for (p++; *p && *p != '"'; p++)
+        if (*p == '\\' && p[1]) p++;
+    return *p ? p + 1 : NULL;
+}
+
+// Past any other key's value, nested brackets and strings included; NULL if malformed.
+static const char *skip_value(const char *p) {
+    int depth = 0;
+    do {
+        p = skip_space(p);
+        if (*p == '"') {
+            if (!(p = skip_string(p))) return NULL;
+        } else if (*p == '[' || *p == '{') {
+            depth++, p++;
+        } else if (*p == ']' || *p == '}' || *p == ',' || *p == ':') {
+            if (depth == 0 || ((*p == ']' || *p == '}') && --depth < 0)) return NULL;
+            p++;
+        } else {
+            const char *from = p;
+            while (*p && !strchr(" \t\r\n,:[]{}\"", *p)) p++;
+            if (p == from) return NULL;
+        }
+    } while (depth > 0);
+    return p;
+}
+
+// One line, {"timestamp": T, "hash_ids": [ids], ...} in any key order, appended to t; NULL or what is wrong.
+static const char *parse_request(trace *t, const char *p) {
+    int64_t timestamp = -1;
+    bool have_timestamp = false, have_ids = false;
+    const uint64_t first = t->blocks;
+    p = skip_space(p);
+    if (*p++ != '{') return "not a JSON object";
+    p = skip_space(p);
+    for (bool more = *p != '}'; more;) {
+        const char *key = p, *end = *p == '"' ? skip_string(p) : NULL;
+        if (!end) return "malformed JSON: a key expected";
+        p = skip_space(end);
+        if (*p++ != ':') return "malformed JSON: ':' expected";
+        p = skip_space(p);
+        if (end - key == 11 && memcmp(key, "\"timestamp\"", 11) == 0) {
+            if (!(p = parse_i64(p, &timestamp))) return "timestamp is not an integer";
+            have_timestamp = true;
+        } else if (end - key == 10 && memcmp(key, "\"hash_ids\"", 10) == 0) {
+            if (*p++ != '[') return "hash_ids is not an array";
+            t->blocks = first;  // a repeated key: the last one counts
+            for (p = skip_space(p); *p != ']';) {
+                if (t->blocks == t->ids_cap) {
+                    t->ids_cap = t->ids_cap ? 2 * t->ids_cap : 1 << 16;
+                    if (!(t->ids = realloc(t->ids, t->ids_cap * sizeof *t->ids))) return "out of memory";
+                }
+                if (!(p = parse_i64(p, &t->ids[t->blocks++]))) return "hash_ids holds something other than integers";
+                p = skip_space(p);
+                if (*p == ',') p = skip_space(p + 1);
+                else if (*p != ']') return "malformed JSON: ',' or ']' expected in hash_ids";
+            }
+            p++;
+            have_ids = true;
+        } else if (!(p = skip_value(p))) {
+            return "malformed JSON value";
+        }
+        p = skip_space(p);
+        more = *p == ',';
+        if (more) p = skip_space(p + 1);
+        else if (*p != '}') return "malformed JSON: ',' or '}' expected";
+    }
+    if (*skip_space(p + 1)) return "text after the object";
+    if (!have_timestamp || !have_ids) return have_ids ? "no timestamp" : "no hash_ids";
+    if (timestamp < 0) return "timestamp is negative";
+    if (t->blocks == first) return "hash_ids is empty: a request has at least one block";
+    if (t->n == t->req_cap) {
+        t->req_cap = t->req_cap ? 2 * t->req_cap : 1 << 12;
+        if (!(t->req = realloc(t->req, t->req_cap * sizeof *t->req))) return "out of memory";
+    }
+    t->req[t->n++] = (trace_request){.timestamp = timestamp, .first = first, .n = (uint32_t)(t->blocks - first)};
+    if (t->blocks - first > t->longest) t->longest = t->blocks - first;
+    return NULL;
+}
+
+static int read_trace(const options *o, trace *t) {
+    char message[512];
+    FILE *f = fopen(o->trace, "r");
+    if (!f) {
+        snprintf(message, sizeof message, "--trace %s: %s", o->trace, strerror(errno));
+        return usage_error(message, NULL);
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    const char *wrong = NULL;
+    uint64_t number = 0;
+    while (!wrong && t->n < o->requests && getline(&line, &cap, f) >= 0) {
+        number++;
+        wrong = parse_request(t, line);
+        if (!wrong && t->n > 1 && t->req[t->n - 1].timestamp < t->req[t->n - 2].timestamp)
+            wrong = "timestamp is before the previous line's: requests must be in arrival order";
+    }
+    if (!wrong && ferror(f)) wrong = strerror(errno);
+    if (!wrong && t->n == 0) wrong = "the trace is empty";
+    free(line);
+    fclose(f);
+    if (!wrong) return EXIT_PASSED;
+    if (number) snprintf(message, sizeof message, "--trace %s:%" PRIu64 ": %s", o->trace, number, wrong);
+    else snprintf(message, sizeof message, "--trace %s: %s", o->trace, wrong);
+    return usage_error(message, NULL);
+}
+
+// The unbounded oracle: a request hits the longest run of its leading ids that earlier requests
+// had (an open-addressing set of the ids seen).
+static uint64_t max_hit_blocks(const trace *t) {
+    uint64_t mask = 1, hits = 0;
+    while (mask < 2 * t->blocks) mask <<= 1;
+    int64_t *set = malloc(mask * sizeof *set);
+    unsigned char *used = calloc(mask--, 1);
+    if (!set || !used) return 0;
+    for (uint64_t i = 0; i < t->n; i++) {
+        const int64_t *ids = t->ids + t->req[i].first;
+        bool leading = true;
+        for (uint32_t k = 0; k < t->req[i].n; k++) {
+            uint64_t s = mix64((uint64_t)ids[k]) & mask;
+            while (used[s] && set[s] != ids[k]) s = (s + 1) & mask;
+            leading = leading && used[s];
+            hits += leading;
+        }
+        for (uint32_t k = 0; k < t->req[i].n; k++) {
+            uint64_t s = mix64((uint64_t)ids[k]) & mask;
+            while (used[s] && set[s] != ids[k]) s = (s + 1) & mask;
+            used[s] = 1, set[s] = ids[k];
+        }
+    }
+    free(set);
+    free(used);
+    return hits;
+}
+
+static uint64_t block_seed(uint64_t run_id, int64_t id) { return run_id ^ mix64((uint64_t)id * 0x9e3779b97f4a7c15ULL); }
+
+static void serve(replay_worker *w, uint64_t index) {
+    replay_context *c = w->c;
+    const size_t size = (size_t)c->o->chunk_size, n = c->t->req[index].n;
+    const int64_t *ids = c->t->ids + c->t->req[index].first;
+    request_result *r = &c->res[index];
+    for (size_t k = 0; k < n; k++)
+        snprintf(w->key_names + k * KEY_SIZE, KEY_SIZE, KEY_PREFIX "%016" PRIx64 "%016" PRIx64, c->run_id,
+                 (uint64_t)ids[k]);
+
+    const int64_t started = now_ns(CLOCK_MONOTONIC);
+    int rc = mooncake_store_batch_is_exist(c->store, w->keys, n, w->codes);
+    const int64_t looked = now_ns(CLOCK_MONOTONIC);
+    r->lookup_ns = looked - started;
+    size_t prefix = 0;
+    while (prefix < n && rc == 0 && w->codes[prefix] == 1) prefix++;
+    for (size_t k = 0; k < n; k++) r->lookup_errors += rc != 0 || w->codes[k] < 0;
+
+    size_t usable = 0;  // the leading blocks that loaded and verified: a model can use none after a bad one
+    r->prefix_ns = r->lookup_ns;
+    if (prefix > 0) {
+        for (size_t k = 0; k < prefix; k++) memset(w->buffers[k], 0, size);  // a load writing nothing must not verify
+        const int64_t loading = now_ns(CLOCK_MONOTONIC);
+        rc = mooncake_store_batch_get_into(c->store, w->keys, w->buffers, w->sizes, prefix, w->got);
+        const int64_t fetched = now_ns(CLOCK_MONOTONIC);
+        r->load_ns = fetched - loading;
+        r->prefix_ns += r->load_ns;
+        bool broken = false;
+        for (size_t k = 0; k < prefix; k++) {
+            const int64_t got = rc != 0 ? rc : w->got[k];
+            bool good = false;
+            if (got < 0) {
+                r->found_then_missing++;
+            } else {
+                r->bytes_loaded += (uint64_t)got;
+                fill(w->expect, size, block_seed(c->run_id, ids[k]));
+                good = (uint64_t)got == size && memcmp(w->buffers[k], w->expect, size) == 0;
+                r->corrupted += !good;
+            }
+            broken = broken || !good;
+            usable += !broken;
+        }
+    }
+    r->hits = usable;
+
+    if (usable < n) {
+        for (size_t k = usable; k < n; k++) fill(w->buffers[k], size, block_seed(c->run_id, ids[k]));
+        const mooncake_replicate_config_t one_replica = {.replica_num = 1};
+        const int64_t storing = now_ns(CLOCK_MONOTONIC);
+        rc = mooncake_store_batch_put_from(c->store, w->keys + usable, w->buffers + usable, w->sizes + usable,
+                                           n - usable, &one_replica, w->codes);
+        r->store_ns = now_ns(CLOCK_MONOTONIC) - storing;
+        for (size_t k = 0; k < n - usable; k++) {
+            const int code = rc != 0 ? rc : w->codes[k];
+            if (code == 0) r->stored++;
+            else count_error(c->store_errors, code);
+        }
+    }
+}
+
+// Takes the requests in arrival order; in an open loop, waits for each one's time first.
+static void *replay_work(void *arg) {
+    replay_worker *w = arg;
+    replay_context *c = w->c;
+    uint64_t i;
+    while ((i = atomic_fetch_add(&c->next, 1)) < c->t->n) {
+        if (c->o->speed > 0) {
+            const int64_t due =
+                c->start_ns + (int64_t)((c->t->req[i].timestamp - c->t->req[0].timestamp) * 1e6 / c->o->speed);
+            sleep_until(due);
+            const int64_t lag = now_ns(CLOCK_MONOTONIC) - due;
+            c->res[i].lag_ns = lag > 0 ? lag : 0;
+        }
+        serve(w, i);
+    }
+    return NULL;
+}
+
+// The times of one field of every request's result that has it, sorted into scratch; how many.
+static uint64_t sorted_times(const replay_context *c, size_t field, int64_t *scratch) {
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < c->t->n; i++) {
+        const int64_t v = *(const int64_t *)((const char *)&c->res[i] + field);
+        if (v >= 0) scratch[n++] = v;
+    }
+    qsort(scratch, n, sizeof *scratch, compare_i64);
+    return n;
+}
+
+static void print_replay(replay_context *c, uint64_t max_hits, double seconds) {
+    const options *o = c->o;
+    const trace *t = c->t;
+    request_result sum = {0};
+    for (uint64_t i = 0; i < t->n; i++) {
+        const request_result *r = &c->res[i];
+        sum.hits += r->hits, sum.corrupted += r->corrupted, sum.found_then_missing += r->found_then_missing;
+        sum.lookup_errors += r->lookup_errors, sum.stored += r->stored, sum.bytes_loaded += r->bytes_loaded;
+    }
+    int64_t *s = malloc(t->n * sizeof *s);
+    if (!s) return;
+    uint64_t n = sorted_times(c, offsetof(request_result, prefix_ns), s);
+    const double fetch[3] = {percentile_ms(s, n, 50), percentile_ms(s, n, 99), permille_ms(s, n, 999)};
+    double ms[3][2], lag[2] = {0, 0};  // lookup, load, store: p50, p99
+    const size_t fields[3] = {offsetof(request_result, lookup_ns), offsetof(request_result, load_ns),
+                              offsetof(request_result, store_ns)};
+    for (int f = 0; f < 3; f++) {
+        n = sorted_times(c, fields[f], s);
+        ms[f][0] = percentile_ms(s, n, 50), ms[f][1] = percentile_ms(s, n, 99);
+    }
+    if (o->speed > 0) {
+        n = sorted_times(c, offsetof(request_result, lag_ns), s);
+        lag[0] = percentile_ms(s, n, 99), lag[1] = percentile_ms(s, n, 100);
+    }
+    free(s);
+    const double span_s = (t->req[t->n - 1].timestamp - t->req[0].timestamp) / 1e3 / (o->speed > 0 ? o->speed : 1);
+    const double asked = o->speed > 0 && span_s > 0 ? t->n / span_s : 0, achieved = t->n / seconds;
+    const uint64_t bytes_stored = sum.stored * o->chunk_size;
+    const bool passed = sum.corrupted == 0;
+    if (o->json) {
+        fprintf(out, "{\"name\":\"raw\",\"type\":\"mooncake_c\",\"mode\":\"%s\",\"speed\":", o->speed > 0 ? "open" : "closed");
+        if (o->speed > 0) fprintf(out, "%g", o->speed); else fprintf(out, "null");
+        fprintf(out, ",\"concurrency\":%" PRIu64 ",\"requests\":%" PRIu64 ",\"blocks\":%" PRIu64 ",\"block_bytes\":%" PRIu64
+                ",\"hit_blocks\":%" PRIu64 ",\"hit_rate\":%.4f,\"max_hit_blocks\":%" PRIu64 ",\"max_hit_rate\":%.4f"
+                ",\"corrupted\":%" PRIu64 ",\"found_then_missing\":%" PRIu64 ",\"lookup_errors\":%" PRIu64
+                ",\"stores\":%" PRIu64 ",\"store_errors\":{",
+                o->in_flight, t->n, t->blocks, o->chunk_size, sum.hits, (double)sum.hits / t->blocks, max_hits,
+                (double)max_hits / t->blocks, sum.corrupted, sum.found_then_missing, sum.lookup_errors, sum.stored);
+        print_codes(out, c->store_errors, true);
+        fprintf(out, "},\"prefix_fetch_ms\":{\"p50\":%.3f,\"p99\":%.3f,\"p999\":%.3f}", r3(fetch[0]), r3(fetch[1]),
+                r3(fetch[2]));
+        const char *const names[3] = {"lookup", "load", "store"};
+        for (int f = 0; f < 3; f++)
+            fprintf(out, ",\"%s_ms\":{\"p50\":%.3f,\"p99\":%.3f}", names[f], r3(ms[f][0]), r3(ms[f][1]));
+        fprintf(out, ",\"bytes_loaded\":%" PRIu64 ",\"bytes_stored\":%" PRIu64 ",\"elapsed_s\":%.3f"
+                ",\"requests_per_s\":%.2f", sum.bytes_loaded, bytes_stored, r3(seconds), achieved);
+        if (o->speed > 0)
+            fprintf(out, ",\"asked_requests_per_s\":%.2f,\"lag_ms\":{\"p99\":%.3f,\"max\":%.3f}", asked, r3(lag[0]),
+                    r3(lag[1]));
+        fprintf(out, ",\"passed\":%s}\n", passed ? "true" : "false");
+    } else {
+        fprintf(out, "raw (mooncake_c): %" PRIu64 " requests, %" PRIu64 " blocks of %" PRIu64 " bytes, ", t->n,
+                t->blocks, o->chunk_size);
+        if (o->speed > 0) fprintf(out, "open loop at %gx, at most %" PRIu64 " at once\n", o->speed, o->in_flight);
+        else fprintf(out, "closed loop, %" PRIu64 " at once\n", o->in_flight);
+        fprintf(out, "  hit rate      %.2f%%  (%" PRIu64 " blocks; unbounded: %.2f%%, %" PRIu64 " blocks)\n",
+                100.0 * sum.hits / t->blocks, sum.hits, 100.0 * max_hits / t->blocks, max_hits);
+        fprintf(out, "  checks        corrupted %" PRIu64 "  found then missing %" PRIu64 "  lookup errors %" PRIu64 "\n",
+                sum.corrupted, sum.found_then_missing, sum.lookup_errors);
+        fprintf(out, "  prefix fetch  p50 %.3f ms  p99 %.3f ms  p99.9 %.3f ms  (lookup + load, per request)\n",
+                fetch[0], fetch[1], fetch[2]);
+        fprintf(out, "  lookup        p50 %.3f ms  p99 %.3f ms\n", ms[0][0], ms[0][1]);
+        fprintf(out, "  load          p50 %.3f ms  p99 %.3f ms  %.1f MiB loaded\n", ms[1][0], ms[1][1],
+                sum.bytes_loaded / 1048576.0);
+        fprintf(out, "  store         p50 %.3f ms  p99 %.3f ms  %.1f MiB stored (%" PRIu64 " blocks), errors ", ms[2][0],
+                ms[2][1], bytes_stored / 1048576.0, sum.stored);
+        print_codes(out, c->store_errors, false);
+        fprintf(out, "\n  rate          asked ");
+        if (o->speed > 0) fprintf(out, "%.1f requests/s", asked); else fprintf(out, "max");
+        fprintf(out, ", achieved %.1f requests/s in %.2f s", achieved, seconds);
+        if (o->speed > 0) fprintf(out, "; behind schedule p99 %.1f ms, max %.1f ms", lag[0], lag[1]);
+        fprintf(out, "\n  %s\n", passed ? "PASSED" : "FAILED");
+    }
+    fflush(out);
+}
+
+static int replay(const options *o) {
+    trace t = {0};
+    int status = read_trace(o, &t);
+    if (status != EXIT_PASSED) return status;
+    const uint64_t workers = o->in_flight < t.n ? o->in_flight : t.n;
+    const size_t stride = (size_t)((o->chunk_size + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT), longest = t.longest;
+    replay_context c = {.o = o, .t = &t, .res = calloc(t.n, sizeof *c.res), .store_errors = calloc(1, sizeof(soak_totals)),
+                        .run_id = mix64((uint64_t)now_ns(CLOCK_REALTIME) ^ ((uint64_t)getpid() << 40))};
+    replay_worker *w = calloc(workers, sizeof *w);
+    pthread_t *ids = calloc(workers, sizeof *ids);
+    if (!c.res || !c.store_errors || !w || !ids) {
+        fprintf(stderr, "kvtier_raw_bench: out of memory\n");
+        return EXIT_RUNTIME;
+    }
+    for (uint64_t i = 0; i < t.n; i++) c.res[i] = (request_result){.load_ns = -1, .store_ns = -1, .lag_ns = -1};
+    const uint64_t max_hits = max_hit_blocks(&t);
+    c.store = connect_client(o, o->local_buffer);
+    if (!c.store) return EXIT_RUNTIME;
+    for (uint64_t i = 0; i < workers; i++) {
+        replay_worker *x = &w[i];
+        *x = (replay_worker){.c = &c, .key_names = malloc(longest * KEY_SIZE), .keys = calloc(longest, sizeof *x->keys),
+                             .buffers = calloc(longest, sizeof *x->buffers), .sizes = calloc(longest, sizeof *x->sizes),
+                             .codes = calloc(longest, sizeof *x->codes), .got = calloc(longest, sizeof *x->got),
+                             .region = map_region(longest * stride), .expect = malloc(o->chunk_size)};
+        if (!x->key_names || !x->keys || !x->buffers || !x->sizes || !x->codes || !x->got || !x->region || !x->expect) {
+            fprintf(stderr, "kvtier_raw_bench: cannot allocate %zu bytes for worker %" PRIu64 "\n", longest * stride, i + 1);
+            return EXIT_RUNTIME;
+        }
+        for (size_t k = 0; k < longest; k++) {
+            x->keys[k] = x->key_names + k * KEY_SIZE;
+            x->buffers[k] = x->region + k * stride;
+            x->sizes[k] = o->chunk_size;
+        }
+        int rc = mooncake_store_register_buffer(c.store, x->region, longest * stride);
+        if (rc != 0) {
+            fprintf(stderr, "kvtier_raw_bench: mooncake_store_register_buffer failed: Mooncake code %d\n", rc);
+            return EXIT_RUNTIME;
+        }
+    }
+    fprintf(stderr, "kvtier_raw_bench: replaying %" PRIu64 " requests (%" PRIu64 " blocks) of %s\n", t.n, t.blocks,
+            o->trace);
+    c.start_ns = now_ns(CLOCK_MONOTONIC);
+    // Started after mooncake_store_create, so they inherit the signal mask of its signal thread.
+    for (uint64_t i = 0; i < workers; i++) {
+        if (pthread_create(&ids[i], NULL, replay_work, &w[i]) != 0) {
+            fprintf(stderr, "kvtier_raw_bench: cannot start replay worker %" PRIu64 "\n", i + 1);
+            exit(EXIT_RUNTIME);
+        }
+    }
+    for (uint64_t i = 0; i < workers; i++) pthread_join(ids[i], NULL);
+    const double seconds = (now_ns(CLOCK_MONOTONIC) - c.start_ns) / 1e9;
+    print_replay(&c, max_hits, seconds);
+    uint64_t corrupted = 0;
+    for (uint64_t i = 0; i < t.n; i++) corrupted += c.res[i].corrupted;
+    for (uint64_t i = 0; i < workers; i++) mooncake_store_unregister_buffer(c.store, w[i].region);
+    mooncake_store_destroy(c.store);
+    return corrupted == 0 ? EXIT_PASSED : EXIT_RUNTIME;
+}
+
 int main(int argc, char **argv) {
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         printf("%s\n", USAGE);
@@ -963,6 +1435,7 @@ int main(int argc, char **argv) {
     switch (o.mode) {
         case MODE_NODE: return node(&o);
         case MODE_SOAK: return soak(&o);
+        case MODE_REPLAY: return replay(&o);
         default: return run(&o);
     }
 }
