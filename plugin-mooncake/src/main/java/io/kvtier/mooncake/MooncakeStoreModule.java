@@ -87,9 +87,16 @@ final class MooncakeStoreModule extends AbstractModule {
         return new SuspectNodes(context, client::nodes, client::probeNode);
     }
 
+    /**
+     * Mooncake evicts on its own and tells no client, so the tracker is bounded: 2^17 keys, some
+     * 150 bytes of heap each, track 128 GiB of objects of 1 MiB; an instance that holds more
+     * counts its most recent keys' bytes.
+     */
+    static final int TRACKED_KEYS = 1 << 17;
+
     @Provides
     @Singleton
     UsageTracker usage() {
-        return new UsageTracker(0);
+        return new UsageTracker(0, TRACKED_KEYS);
     }
 }

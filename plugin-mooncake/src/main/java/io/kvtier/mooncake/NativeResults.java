@@ -108,10 +108,11 @@ final class NativeResults {
         return finish(outcome, newBytes);
     }
 
-    /** Every key found is locked until the host unlocks it. */
+    /** Every key found is locked until the host unlocks it; a missing one was evicted, if it was ever stored. */
     BatchResult found(List<ObjectKey> keys, long[] rc) {
         BatchOutcome outcome = new BatchOutcome(keys.size());
         Sorted sorted = sort(Call.LOOKUP, outcome, keys, null, null, rc);
+        usage.recordMissing(sorted.missing());
         for (int k = 0; k < sorted.ok().size(); k++) {
             outcome.ok(sorted.okAt().get(k));
             locks.lock(sorted.ok().get(k));
@@ -130,6 +131,7 @@ final class NativeResults {
             outcome.ok(sorted.okAt().get(k), sorted.okSizes().get(k));
         }
         usage.recordAccessed(sorted.ok());
+        usage.recordMissing(sorted.missing());
         metrics.bytesLoaded.mark(sorted.okBytes());
         return finish(outcome, 0);
     }

@@ -185,6 +185,24 @@ class RoundTripTest {
     }
 
     @Test
+    void aKeyThatMooncakeNoLongerHoldsLeavesUsageWhenALookupOrLoadFindsItMissing() {
+        String master = "double-" + java.util.UUID.randomUUID() + ":1";
+        MooncakeStoreAdapter adapter = adapter("master_server_addr", master);
+        // Another client of the same cluster removes keys 0 and 1, as Mooncake's eviction would.
+        MooncakeStoreAdapter evictor = adapter("master_server_addr", master);
+        OffHeapRegion src = new OffHeapRegion(3 * SIZE);
+        await(adapter.store(keys(0, 3), filled(src, 3, 0)));
+        await(evictor.delete(keys(0, 2)));
+        assertThat(adapter.usage().totalBytesUsed()).as("unseen yet").isEqualTo(3L * SIZE);
+
+        assertThat(await(adapter.lookupAndLock(keys(0, 1))).results()).containsExactly(KeyResult.MISSING);
+        assertThat(adapter.usage().totalBytesUsed()).isEqualTo(2L * SIZE);
+        assertThat(await(adapter.load(keys(1, 2), empty(new OffHeapRegion(2 * SIZE), 2))).results())
+                .containsExactly(KeyResult.MISSING, KeyResult.OK);
+        assertThat(adapter.usage().totalBytesUsed()).isEqualTo(SIZE);
+    }
+
+    @Test
     void emptyBatchesCompleteAtOnce() {
         MooncakeStoreAdapter adapter = adapter();
         assertThat(adapter.store(List.of(), List.of())).isCompletedWithValue(BatchResult.empty());

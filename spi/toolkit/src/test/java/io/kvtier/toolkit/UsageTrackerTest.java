@@ -26,6 +26,47 @@ class UsageTrackerTest {
     }
 
     @Test
+    void aBoundedTrackerForgetsTheKeyLeastRecentlyStoredOrLoaded() {
+        UsageTracker tracker = new UsageTracker(0, 2);
+        tracker.recordStored(List.of(key(1, "a"), key(2, "b")), List.of(10L, 20L));
+        tracker.recordAccessed(List.of(key(1, "a")));
+        tracker.recordStored(List.of(key(3, "b")), List.of(30L));
+        assertThat(tracker.trackedKeys()).isEqualTo(2);
+        assertThat(tracker.usage().totalBytesUsed()).as("key 2, the least recent, forgotten").isEqualTo(40);
+        assertThat(tracker.usage().bytesByCacheSalt()).containsEntry("a", 10L).containsEntry("b", 30L);
+        assertThat(tracker.recordStored(List.of(key(2, "b")), List.of(20L))).as("key 2 counts as new again").isEqualTo(20);
+        assertThat(tracker.usage().bytesByCacheSalt()).containsOnlyKeys("b").containsEntry("b", 50L);
+    }
+
+    @Test
+    void aKeyFoundMissingIsForgottenWithoutTellingListeners() {
+        UsageTracker tracker = new UsageTracker(0, 10);
+        List<String> deleted = new ArrayList<>();
+        tracker.addListener(new L2AdapterListener() {
+            @Override
+            public void onKeysDeleted(List<ObjectKey> keys) {
+                deleted.add(keys.toString());
+            }
+        });
+        tracker.recordStored(List.of(key(1, "a"), key(2, "a")), List.of(10L, 20L));
+        tracker.recordMissing(List.of(key(1, "a"), key(9, "a")));
+        assertThat(tracker.usage().totalBytesUsed()).isEqualTo(20);
+        assertThat(tracker.trackedKeys()).isEqualTo(1);
+        assertThat(deleted).isEmpty();
+    }
+
+    @Test
+    void aTrackerThatSeesAMillionStoresHoldsNoMoreThanItsBound() {
+        UsageTracker tracker = new UsageTracker(0, 1000);
+        for (int i = 0; i < 1_000_000; i++) {
+            tracker.recordStored(List.of(new ObjectKey(java.nio.ByteBuffer.allocate(4).putInt(i).array(), "m", 0, 0, "")),
+                    List.of(100L));
+        }
+        assertThat(tracker.trackedKeys()).isEqualTo(1000);
+        assertThat(tracker.usage().totalBytesUsed()).isEqualTo(1000 * 100L);
+    }
+
+    @Test
     void withoutCapacityTheFractionIsTheNoSignalSentinel() {
         assertThat(new UsageTracker(0).usage().usageFraction()).isEqualTo(-1.0);
     }
