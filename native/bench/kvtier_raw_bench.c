@@ -1044,17 +1044,20 @@ static const char *skip_space(const char *p) {
 
 // A JSON integer (no fraction, no exponent) that fits an int64_t; NULL if it is none.
 static const char *parse_i64(const char *p, int64_t *v) {
-    bool negative = *p == '-';
-    p += negative;
-    if (*p < '0' || *p > '9') return NULL;
-    uint64_t x = 0;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        if (x > ((uint64_t)INT64_MAX - (uint64_t)(*p - '0')) / 10) return NULL;
-        x = x * 10 + (uint64_t)(*p - '0');
-    }
-    if (*p == '.' || *p == 'e' || *p == 'E') return NULL;
-    *v = negative ? -(int64_t)x : (int64_t)x;
-    return p;
+    if (*p != '-' && (*p < '0' || *p > '9')) return NULL;  // strtoll would take "+1" and " 1"
+    char *end;
+    errno = 0;
+    *v = strtoll(p, &end, 10);
+    return errno != 0 || end == p || *end == '.' || *end == 'e' || *end == 'E' ? NULL : end;
+}
+
+// Room for one more element of size bytes in *array, doubling its capacity *cap when full; false when out of memory.
+static bool grow(void *array, uint64_t n, uint64_t *cap, size_t size) {
+    void **a = array, *bigger;
+    if (n < *cap) return true;
+    if (!(bigger = realloc(*a, (*cap = *cap ? 2 * *cap : 4096) * size))) return false;
+    *a = bigger;
+    return true;
 }
 
 // Past a string (with its escapes), returns the end of it; NULL if it does not end.
@@ -1106,10 +1109,7 @@ static const char *parse_request(trace *t, const char *p) {
             if (*p++ != '[') return "hash_ids is not an array";
             t->blocks = first;  // a repeated key: the last one counts
             for (p = skip_space(p); *p != ']';) {
-                if (t->blocks == t->ids_cap) {
-                    t->ids_cap = t->ids_cap ? 2 * t->ids_cap : 1 << 16;
-                    if (!(t->ids = realloc(t->ids, t->ids_cap * sizeof *t->ids))) return "out of memory";
-                }
+                if (!grow(&t->ids, t->blocks, &t->ids_cap, sizeof *t->ids)) return "out of memory";
                 if (!(p = parse_i64(p, &t->ids[t->blocks++]))) return "hash_ids holds something other than integers";
                 p = skip_space(p);
                 if (*p == ',') p = skip_space(p + 1);
@@ -1129,10 +1129,7 @@ static const char *parse_request(trace *t, const char *p) {
     if (!have_timestamp || !have_ids) return have_ids ? "no timestamp" : "no hash_ids";
     if (timestamp < 0) return "timestamp is negative";
     if (t->blocks == first) return "hash_ids is empty: a request has at least one block";
-    if (t->n == t->req_cap) {
-        t->req_cap = t->req_cap ? 2 * t->req_cap : 1 << 12;
-        if (!(t->req = realloc(t->req, t->req_cap * sizeof *t->req))) return "out of memory";
-    }
+    if (!grow(&t->req, t->n, &t->req_cap, sizeof *t->req)) return "out of memory";
     t->req[t->n++] = (trace_request){.timestamp = timestamp, .first = first, .n = (uint32_t)(t->blocks - first)};
     if (t->blocks - first > t->longest) t->longest = t->blocks - first;
     return NULL;
