@@ -1,10 +1,13 @@
 package io.kvtier.host.replay;
 
-import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigRenderOptions;
 import com.typesafe.config.ConfigSyntax;
+import com.typesafe.config.ConfigValue;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -74,26 +77,34 @@ final class Trace {
     }
 
     private static Request parse(Path file, int line, String text) {
-        Config json;
+        ConfigObject json;
         try {
-            json = ConfigFactory.parseString(text, JSON);
+            json = ConfigFactory.parseString(text, JSON).root();
         } catch (ConfigException e) {
             throw bad(file, line, "not a JSON object: " + quote(text));
         }
-        try {
-            long timestamp = json.getLong("timestamp");
-            if (timestamp < 0) {
-                throw bad(file, line, "timestamp " + timestamp + " is negative");
-            }
-            int[] blocks = json.getIntList("hash_ids").stream().mapToInt(Integer::intValue).toArray();
-            if (blocks.length == 0) {
-                throw bad(file, line, "hash_ids is empty: a request has at least one block");
-            }
-            return new Request(line, timestamp, blocks);
-        } catch (ConfigException e) {
-            // Typesafe's own message starts with its origin ("String: 1: "), which says nothing here.
-            throw bad(file, line, e.getMessage().replaceFirst("^String: \\d+: ", ""));
+        // Checked by hand: Typesafe's getters would take "5" or 1.5 for 5 and 1.
+        ConfigValue timestamp = json.get("timestamp");
+        if (timestamp == null || !(timestamp.unwrapped() instanceof Integer || timestamp.unwrapped() instanceof Long)) {
+            throw bad(file, line, "timestamp must be a whole number of milliseconds, got " + render(timestamp));
         }
+        long ms = ((Number) timestamp.unwrapped()).longValue();
+        if (ms < 0) {
+            throw bad(file, line, "timestamp " + ms + " is negative");
+        }
+        ConfigValue ids = json.get("hash_ids");
+        if (!(ids instanceof ConfigList list) || !list.stream().allMatch(id -> id.unwrapped() instanceof Integer)) {
+            throw bad(file, line, "hash_ids must be a list of block ids, whole numbers of at most 32 bits, got "
+                    + render(ids));
+        }
+        if (list.isEmpty()) {
+            throw bad(file, line, "hash_ids is empty: a request has at least one block");
+        }
+        return new Request(line, ms, list.stream().mapToInt(id -> (Integer) id.unwrapped()).toArray());
+    }
+
+    private static String render(ConfigValue value) {
+        return value == null ? "nothing" : quote(value.render(ConfigRenderOptions.concise()));
     }
 
     private static String quote(String text) {
