@@ -198,6 +198,16 @@ class BadInputCorpusTest {
         rows.add(bad(USAGE, "{dir}/type-unknown.conf:2: unknown adapter type 'fs'", "serve", "-c", "{dir}/type-unknown.conf"));
         rows.add(bad(USAGE, "Invalid JSON for --l2-adapter #1, column 2: ", "serve", "--l2-adapter", "{oops"));
         rows.add(bad(USAGE, "Unknown options: '--port', '1'", "serve", "--port", "1"));
+        rows.add(bad(USAGE, "--http must be HOST:PORT, e.g. 127.0.0.1:9464 (port 0 = any free port), or off, got '9464'", "serve", "--http", "9464"));
+        rows.add(bad(USAGE, "--http must be HOST:PORT, e.g. 127.0.0.1:9464 (port 0 = any free port), or off, got '127.0.0.1:'", "serve", "--http", "127.0.0.1:"));
+        rows.add(bad(USAGE, "--http must be HOST:PORT, e.g. 127.0.0.1:9464 (port 0 = any free port), or off, got ':9464'", "serve", "--http", ":9464"));
+        rows.add(bad(USAGE, "--http must be HOST:PORT, e.g. 127.0.0.1:9464 (port 0 = any free port), or off, got '127.0.0.1:http'", "serve", "--http", "127.0.0.1:http"));
+        rows.add(bad(USAGE, "--http must be HOST:PORT, e.g. 127.0.0.1:9464 (port 0 = any free port), or off, got '::1:9464'", "serve", "--http", "::1:9464"));
+        rows.add(bad(USAGE, "--http must be HOST:PORT, e.g. 127.0.0.1:9464 (port 0 = any free port), or off, got ''", "serve", "--http", ""));
+        rows.add(bad(USAGE, "--http '127.0.0.1:70000': the port must be from 0 to 65535", "serve", "--http", "127.0.0.1:70000"));
+        rows.add(bad(USAGE, "Missing required parameter for option '--http' (HOST:PORT)", "serve", "--http"));
+        // TEST-NET-1 (RFC 5737): no interface of a test machine holds it.
+        rows.add(bad(USAGE, "--http 192.0.2.1:9464: cannot listen on 192.0.2.1:9464: ", "serve", "--http", "192.0.2.1:9464"));
         rows.add(bad(USAGE, "{dir}/empty-list.conf:1: 'kvtier.l2.adapters' is empty", "run", "-c", "{dir}/empty-list.conf",
                 "--l2-adapter", "{\"type\":\"memory\"}"));
         rows.add(file("entry-number.conf", ":2: expected an object, got number"));

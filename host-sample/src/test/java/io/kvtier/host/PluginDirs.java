@@ -7,10 +7,16 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.function.Supplier;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 
-/** Plugins directories for in-process commands: each provider class in a jar of its own, isolated. */
+/**
+ * Plugins directories for in-process commands: each provider class in a jar of its own, isolated,
+ * with the class it is nested in.
+ */
 final class PluginDirs {
     private PluginDirs() {}
 
@@ -20,7 +26,9 @@ final class PluginDirs {
             for (Class<?> provider : providers) {
                 Path dir = Files.createDirectories(root.resolve(provider.getSimpleName()));
                 try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(dir.resolve(provider.getSimpleName() + ".jar")))) {
-                    for (Class<?> type : new Class<?>[] {provider, BadProviders.Base.class, BadProviders.class}) {
+                    // The nest host too: a provider nested in its adapter's class needs that class.
+                    for (Class<?> type : new LinkedHashSet<>(List.of(provider, provider.getNestHost(),
+                            BadProviders.Base.class, BadProviders.class))) {
                         addClass(jar, type);
                     }
                     jar.putNextEntry(new JarEntry("META-INF/services/" + L2AdapterProvider.class.getName()));
@@ -43,10 +51,15 @@ final class PluginDirs {
 
     /** Runs {@code command} with {@code pluginsDir} as the host's plugins directory. */
     static HostCli.Result kvtierWith(Path pluginsDir, String... command) {
+        return withPluginsDir(pluginsDir, () -> HostCli.kvtier(command));
+    }
+
+    /** Runs {@code run} with {@code pluginsDir} as the host's plugins directory. */
+    static <T> T withPluginsDir(Path pluginsDir, Supplier<T> run) {
         String before = System.getProperty(Main.PLUGINS_DIR);
         System.setProperty(Main.PLUGINS_DIR, pluginsDir.toString());
         try {
-            return HostCli.kvtier(command);
+            return run.get();
         } finally {
             if (before == null) {
                 System.clearProperty(Main.PLUGINS_DIR);

@@ -37,6 +37,7 @@ class RealServeTest {
             long start = System.nanoTime();
             try (ServingHost node = ServingHost.start(host, "-c", "conf/mooncake-node.conf")) {
                 assertThat(node.firstLine()).isEqualTo("serving mooncake-node");
+                node.http();
                 long ready = System.nanoTime();
                 HostProcess.Result put = host.kvtier(args(List.of("put", "-c", "conf/mooncake-client.conf", "--in",
                         in.toString()), key));

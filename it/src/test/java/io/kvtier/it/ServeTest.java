@@ -1,14 +1,25 @@
 package io.kvtier.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** {@code kvtier serve} through bin/kvtier: ready in one line, stopped by a signal with exit 0. */
+/**
+ * {@code kvtier serve} through bin/kvtier: ready in one line, its HTTP address in the next, stopped
+ * by a signal with exit 0.
+ */
 class ServeTest {
     @ParameterizedTest
     @ValueSource(strings = {"TERM", "INT"})
@@ -17,11 +28,39 @@ class ServeTest {
         try (ServingHost serving = ServingHost.start(host, "--l2-adapter", "{\"name\":\"a\",\"type\":\"memory\"}",
                 "--l2-adapter", "{\"name\":\"b\",\"type\":\"memory\",\"capacity\":\"64 MiB\"}")) {
             assertThat(serving.firstLine()).isEqualTo("serving a, b");
+            assertThat(serving.http().getHost()).isEqualTo("127.0.0.1");
             ServingHost.Stopped stopped = serving.stop(signal);
             assertThat(stopped.exit()).as(stopped.err()).isZero();
             assertThat(stopped.rest()).isEmpty();
             assertThat(stopped.err()).isEmpty();
         }
+    }
+
+    @Test
+    void theDefaultServesMetricsAndHealthOverHttpUntilSigtermThenClosesThePort(@TempDir Path dir) throws Exception {
+        HostProcess host = HostProcess.install(dir);
+        try (ServingHost serving = ServingHost.start(host)) {
+            assertThat(serving.firstLine()).isEqualTo("serving memory");
+            URI http = serving.http();
+            HttpResponse<String> metrics = get(http.resolve("/metrics"));
+            assertThat(metrics.statusCode()).isEqualTo(200);
+            assertThat(metrics.body()).contains("kvtier_serve_memory_healthy 1.0");
+            HttpResponse<String> ready = get(http.resolve("/health/ready"));
+            assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+            assertThat(ready.body()).contains("{\"healthy\":true,\"name\":\"memory\",").endsWith(",\"ready\":true}\n");
+            assertThat(get(http.resolve("/health/live")).statusCode()).isEqualTo(200);
+
+            ServingHost.Stopped stopped = serving.stop("TERM");
+            assertThat(stopped.exit()).as(stopped.err()).isZero();
+            assertThat(stopped.rest()).isEmpty();
+            assertThat(stopped.err()).isEmpty();
+            assertThatThrownBy(() -> get(http.resolve("/health/live"))).isInstanceOf(ConnectException.class);
+        }
+    }
+
+    private static HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(120)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
@@ -32,6 +71,9 @@ class ServeTest {
                     .withEnv("MOONCAKE_MASTER", master.address());
             try (ServingHost serving = ServingHost.start(host, "-c", "conf/mooncake-node.conf")) {
                 assertThat(serving.firstLine()).isEqualTo("serving mooncake-node");
+                HttpResponse<String> ready = get(serving.http().resolve("/health/ready"));
+                assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+                assertThat(ready.body()).contains("\"name\":\"mooncake-node\"", "\"type\":\"mooncake_store\"");
                 ServingHost.Stopped stopped = serving.stop("TERM");
                 assertThat(stopped.exit()).as(stopped.err()).isZero();
             }

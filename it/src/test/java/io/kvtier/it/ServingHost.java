@@ -2,6 +2,7 @@ package io.kvtier.it;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -38,6 +39,10 @@ final class ServingHost implements AutoCloseable {
 
     /** The first line on stdout; null if the process ended without one. */
     String firstLine() throws InterruptedException, ExecutionException, TimeoutException {
+        return nextLine();
+    }
+
+    private String nextLine() throws InterruptedException, ExecutionException, TimeoutException {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 return out.readLine();
@@ -45,6 +50,15 @@ final class ServingHost implements AutoCloseable {
                 return null;
             }
         }).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /** The base URI of the HTTP endpoint, from the line after the first, 'http HOST:PORT'. */
+    URI http() throws InterruptedException, ExecutionException, TimeoutException {
+        String line = nextLine();
+        if (line == null || !line.startsWith("http ")) {
+            throw new IllegalStateException("the line after 'serving ...' is '" + line + "', not 'http HOST:PORT'");
+        }
+        return URI.create("http://" + line.substring("http ".length()));
     }
 
     /** What the process wrote to stderr; it must have ended. */
