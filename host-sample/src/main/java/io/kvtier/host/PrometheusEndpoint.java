@@ -47,8 +47,9 @@ public final class PrometheusEndpoint implements AutoCloseable {
         }
         handlers.forEach(bound::createContext);
         try {
+            // The host as asked, the port as bound: a dual-stack socket reports 0.0.0.0 as [::].
             return new PrometheusEndpoint(new HTTPServer.Builder().withHttpServer(bound).withRegistry(registry)
-                    .withDaemonThreads(true).build(), bound.getAddress());
+                    .withDaemonThreads(true).build(), new InetSocketAddress(address.getAddress(), bound.getAddress().getPort()));
         } catch (IOException e) {
             bound.stop(0);
             throw new IllegalStateException("cannot serve on " + show(address) + ": " + e.getMessage(), e);
@@ -65,7 +66,7 @@ public final class PrometheusEndpoint implements AutoCloseable {
     }
 
     private static String show(InetSocketAddress address) {
-        String host = address.getHostString();
+        String host = address.getAddress().getHostAddress();
         return (host.contains(":") ? "[" + host + "]" : host) + ":" + address.getPort();
     }
 

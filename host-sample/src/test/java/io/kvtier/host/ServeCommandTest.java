@@ -86,6 +86,14 @@ class ServeCommandTest {
     }
 
     @Test
+    void theWildcardAddressIsPrintedAsGivenWithThePortBound() throws Exception {
+        Serving serve = Serving.start("serve", "--http", "0.0.0.0:0");
+        assertThat(serve.line()).isEqualTo("serving memory");
+        assertThat(serve.line()).matches("http 0\\.0\\.0\\.0:[1-9][0-9]*");
+        assertThat(serve.stop()).isEqualTo(new Stopped(Main.OK, "", ""));
+    }
+
+    @Test
     void anAddressInUseIsAUsageErrorInOneLine() throws IOException {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             String address = "127.0.0.1:" + taken.getLocalPort();
