@@ -22,6 +22,9 @@
 //   testdouble_fail_once_keys=<k1,k2,...> the first per-key op on each of these keys yields
 //                                         TRANSFER_FAIL (-800), a transient code, with no
 //                                         effect; later ops on it behave normally.
+//   testdouble_no_room_puts=<n>           the first n puts of each key find no room: they yield
+//                                         NO_AVAILABLE_HANDLE (-200) with no effect, as in a
+//                                         full cluster before its master evicted.
 //   testdouble_late_bytes_keys=<k1,...>  the first read of each of these keys from its
 //                                         replica yields TRANSFER_FAIL, and the failed transfer
 //                                         still delivers: at the end of the client's next read
@@ -129,6 +132,7 @@ constexpr int kInvalid = static_cast<int>(ErrorCode::INVALID_PARAMS);
 constexpr int kNotFound = static_cast<int>(ErrorCode::OBJECT_NOT_FOUND);
 constexpr int kRpcFail = static_cast<int>(ErrorCode::RPC_FAIL);
 constexpr int kTransferFail = static_cast<int>(ErrorCode::TRANSFER_FAIL);
+constexpr int kNoRoom = static_cast<int>(ErrorCode::NO_AVAILABLE_HANDLE);
 
 }  // namespace
 }  // namespace testdouble
@@ -140,9 +144,11 @@ const std::string &toString(ErrorCode code) noexcept {
                              invalid = "INVALID_PARAMS", not_found = "OBJECT_NOT_FOUND",
                              exists = "OBJECT_ALREADY_EXISTS", transfer_fail = "TRANSFER_FAIL",
                              checksum_mismatch = "CHECKSUM_MISMATCH", rpc_fail = "RPC_FAIL",
+                             no_room = "NO_AVAILABLE_HANDLE",
                              unknown = "UNKNOWN_ERROR";
     switch (code) {
         case ErrorCode::OK: return ok;
+        case ErrorCode::NO_AVAILABLE_HANDLE: return no_room;
         case ErrorCode::INTERNAL_ERROR: return internal;
         case ErrorCode::INVALID_PARAMS: return invalid;
         case ErrorCode::OBJECT_NOT_FOUND: return not_found;
@@ -210,6 +216,8 @@ ExpectedVoid RealClient::setup_internal(const ConfigDict &config) {
             }
         } else if (key == "testdouble_fail_once_keys") {
             for (auto &k : split_csv(value)) fail_once_keys_.insert(k);
+        } else if (key == "testdouble_no_room_puts") {
+            if (!parse_u64(value, no_room_puts_)) return bad("a count");
         } else if (key == "testdouble_late_bytes_keys") {
             for (auto &k : split_csv(value)) late_bytes_keys_.insert(k);
         } else if (key == "testdouble_master_down_while") {
@@ -310,6 +318,10 @@ std::vector<int> RealClient::batch_put_from(const std::vector<std::string> &keys
         if (rc == 0 && (buffers[i] == nullptr || sizes[i] == 0 ||
                         (config.replica_num == 0 && config.nof_replica_num == 0)))
             rc = kInvalid;  // what Mooncake's master answers for these
+        if (rc == 0 && no_room_puts_ > 0) {
+            std::lock_guard<std::mutex> lock(mu_);
+            if (puts_without_room_[keys[i]]++ < no_room_puts_) rc = kNoRoom;
+        }
         if (rc == 0) {
             std::vector<std::string> placed;
             {

@@ -34,6 +34,7 @@ namespace mooncake {
 enum class ErrorCode : int32_t {
     OK = 0,
     INTERNAL_ERROR = -1,
+    NO_AVAILABLE_HANDLE = -200,
     INVALID_PARAMS = -600,
     OBJECT_NOT_FOUND = -704,
     OBJECT_ALREADY_EXISTS = -705,
@@ -166,6 +167,8 @@ class RealClient {
     std::string calls_file_;          // written only during setup
     int64_t serial_ = 0;              // written only during setup
     mutable std::unordered_set<std::string> fail_once_keys_;
+    uint64_t no_room_puts_ = 0;  // written only during setup
+    std::unordered_map<std::string, uint64_t> puts_without_room_;  // guarded by mu_
     // Guarded by store_->mu: read under it with the object.
     std::unordered_set<std::string> late_bytes_keys_;
     struct LateBytes {

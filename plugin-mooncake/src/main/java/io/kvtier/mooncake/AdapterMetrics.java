@@ -20,7 +20,8 @@ import java.util.function.BooleanSupplier;
  *   <li>meters {@code bytes_stored}, {@code bytes_loaded}: bytes of keys that succeeded;</li>
  *   <li>counters {@code hits} / {@code misses} (lookup outcomes) and {@code errors} (every key
  *       that ended in ERROR, and every key of a failed batch, for any op) and {@code retries}
- *       (keys a lookup or load asked for again after a transient code) and {@code timeouts}
+ *       (keys a lookup or load asked for again after a transient code) and {@code capacity_retries}
+ *       (keys stored again after Mooncake found no room for them) and {@code timeouts}
  *       (batches completed by batch_timeout_ms);</li>
  *   <li>gauges {@code lane.<pool>.queue_depth}, {@code lane.abandoned_calls} (native calls running
  *       on given-up lane threads), {@code l1.registered_bytes} and {@code healthy}
@@ -39,6 +40,7 @@ final class AdapterMetrics implements AutoCloseable {
     final Counter misses;
     final Counter errors;
     final Counter retries;
+    final Counter capacityRetries;
     final Counter timeouts;
 
     private final AdapterContext context;
@@ -58,6 +60,7 @@ final class AdapterMetrics implements AutoCloseable {
         misses = registry.counter(context.metricName("misses"));
         errors = registry.counter(context.metricName("errors"));
         retries = registry.counter(context.metricName("retries"));
+        capacityRetries = registry.counter(context.metricName("capacity_retries"));
         timeouts = registry.counter(context.metricName("timeouts"));
     }
 

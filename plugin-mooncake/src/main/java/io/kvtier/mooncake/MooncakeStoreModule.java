@@ -46,6 +46,7 @@ final class MooncakeStoreModule extends AbstractModule {
         bind(CallerThreadCalls.class).in(Scopes.SINGLETON);
         bind(NativeResults.class).in(Scopes.SINGLETON);
         bind(TransientRetry.class).in(Scopes.SINGLETON);
+        bind(CapacityRetry.class).in(Scopes.SINGLETON);
         bind(NativeBatches.class).in(Scopes.SINGLETON);
         bind(ClientRelease.class).in(Scopes.SINGLETON);
         bind(MooncakeStoreAdapter.class).in(Scopes.SINGLETON);

@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * Runs one batch as one native batch call on the calling thread (a lane's, or the caller's): the
  * call, a second ask for transient answers where the operation reads ({@link TransientRetry}),
- * and the per-key outcomes of the answers ({@link NativeResults}).
+ * stores again where Mooncake found no room ({@link CapacityRetry}), and the per-key outcomes of
+ * the answers ({@link NativeResults}).
  */
 final class NativeBatches {
     private static final long[] NO_ANSWERS = new long[0];
@@ -18,6 +19,7 @@ final class NativeBatches {
     private final MooncakeClient client;
     private final ReplicateConfig replicas;
     private final TransientRetry retry;
+    private final CapacityRetry capacity;
     private final NativeResults results;
     /**
      * Whether a batch's deadline may complete it early: loads write their slices and stores read
@@ -26,11 +28,12 @@ final class NativeBatches {
     private final boolean guarded;
 
     @Inject
-    NativeBatches(MooncakeClient client, MooncakeStoreConfig config, TransientRetry retry, NativeResults results,
-                  L1Registration registration) {
+    NativeBatches(MooncakeClient client, MooncakeStoreConfig config, TransientRetry retry, CapacityRetry capacity,
+                  NativeResults results, L1Registration registration) {
         this.client = client;
         this.replicas = config.replicateConfig();
         this.retry = retry;
+        this.capacity = capacity;
         this.results = results;
         // RDMA reads and writes the registered L1 itself, with no receive or send the connector could hold back.
         this.guarded = !registration.enabled();
@@ -48,7 +51,13 @@ final class NativeBatches {
         long[] rc = NO_ANSWERS;
         if (batch.nativeCount() > 0) {
             try {
-                rc = client.store(keys, batch.nativeIndices(), batch.addresses(), batch.sizes(), replicas, held(guard));
+                int[] indices = batch.nativeIndices();
+                long[] addresses = batch.addresses();
+                long[] sizes = batch.sizes();
+                SliceGuard held = held(guard);
+                rc = capacity.apply(client.store(keys, indices, addresses, sizes, replicas, held), guard,
+                        again -> client.store(keys, pick(indices, again), pick(addresses, again), pick(sizes, again),
+                                replicas, held));
             } finally {
                 batch.releaseSlices();
             }
