@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class HelpAndVersionTest {
     @ParameterizedTest
-    @ValueSource(strings = {"adapters", "validate", "key", "run", "put", "get", "soak", "serve"})
+    @ValueSource(strings = {"adapters", "validate", "key", "run", "put", "get", "soak", "replay", "serve"})
     void everySubcommandAnswersHelpAndVersion(String command) {
         for (String help : List.of("--help", "-h")) {
             Result r = kvtier(command, help);
@@ -54,7 +54,7 @@ class HelpAndVersionTest {
             }
         }
         assertThat(entries).extracting(e -> e.split(" ")[0])
-                .containsExactly("adapters", "validate", "key", "run", "put", "get", "soak", "serve", "help");
+                .containsExactly("adapters", "validate", "key", "run", "put", "get", "soak", "replay", "serve", "help");
         assertThat(entries).allSatisfy(e -> assertThat(e).endsWith("."));
     }
 }

@@ -27,11 +27,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "replay", description = {
-        "Replay a request trace through every instance, as an LMCache-style host serves it, and compare its",
-        "prefix hit rate with an exact LRU cache of the instance's capacity and with an unbounded cache.",
-        "Per request: look up its blocks, load the longest run of leading blocks found and verify every byte,",
-        "then store the blocks after it. Each instance starts from an empty cache: the trace's blocks are",
-        "deleted from it first. Writes replay.json and a PNG per instance into --out.",
+        "Replay a request trace through every instance, as an LMCache-style host serves it.",
+        "Per request: look up its blocks, load the longest run of leading blocks found and verify every byte, then "
+                + "store the blocks after that run. The prefix hit rate is set beside an exact LRU cache of the "
+                + "instance's capacity and an unbounded cache. Each instance starts empty: the trace's blocks are "
+                + "deleted from it first. Writes replay.json and a chart per instance (PNG) into --out.",
         "Exits 0 when no block was corrupted and no error occurred but a full store's."})
 public final class ReplayCommand implements Callable<Integer> {
     @Spec
@@ -43,31 +43,31 @@ public final class ReplayCommand implements Callable<Integer> {
     @Mixin
     L1Options l1;
 
-    @Option(names = "--trace", paramLabel = "FILE", required = true, description = {
-            "JSON lines, one request each, as Mooncake's FAST'25 traces: {\"timestamp\": ms, \"hash_ids\": [ids]},",
-            "one id per 512-token block, equal ids equal prefixes; gzipped or not"})
+    @Option(names = "--trace", paramLabel = "FILE", required = true, description = "JSON lines, one request each, as in Mooncake's FAST'25 traces: "
+            + "{\"timestamp\": ms, \"hash_ids\": [ids]}, an id per 512-token block, equal ids equal prefixes; "
+            + "gzipped or not")
     Path trace;
 
-    @Option(names = "--block-size", paramLabel = "SIZE", description = {
-            "bytes per block (default ${DEFAULT-VALUE}). A real 512-token block holds tens to hundreds of MiB;",
-            "256 KiB keeps the whole trace (288,500 blocks, about 70 GiB moved) to minutes on 2 cores, and the",
-            "L1 for 4 requests of the longest (247 blocks) to 247 MiB"})
+    @Option(names = "--block-size", paramLabel = "SIZE", description = "bytes per block (default ${DEFAULT-VALUE}). A real 512-token block "
+            + "holds tens to hundreds of MiB; 256 KiB keeps the whole conversation trace (288,500 blocks, about "
+            + "70 GiB moved) to minutes on 2 cores, L1 for 4 of its longest requests (247 blocks) to 247 MiB, and "
+            + "lets the memory default (1 GiB) hold 4,096 blocks, where LRU still misses much that unbounded hits")
     String blockSize = "256 KiB";
 
     @Option(names = "--requests", paramLabel = "N", description = "replay the first N requests (default: all)")
     Integer requests;
 
-    @Option(names = "--speed", paramLabel = "X", description = {
-            "'max' (default): a closed loop, each request starting as soon as one completes; or X times real",
-            "time: an open loop that starts each request at its trace time / X, reporting how late it started"})
+    @Option(names = "--speed", paramLabel = "X", description = "'max' (default): a closed loop, a request starting as soon as one "
+            + "completes; or X times real time: an open loop, each request starting at its trace time / X, or as "
+            + "soon after as a place is free, with how late it started reported")
     String speed = "max";
 
-    @Option(names = "--concurrency", paramLabel = "N", description = "requests in flight at most (default ${DEFAULT-VALUE})")
+    @Option(names = "--concurrency", paramLabel = "N", description = "requests in flight at most (default ${DEFAULT-VALUE}); "
+            + "at 1, an adapter that evicts exactly the least recently used block hits exactly as the LRU oracle")
     int concurrency = 4;
 
-    @Option(names = "--capacity-blocks", paramLabel = "N", description = {
-            "the capacity of the LRU oracle, in blocks (default: the instance's capacity / --block-size,",
-            "unbounded when the instance does not say)"})
+    @Option(names = "--capacity-blocks", paramLabel = "N", description = "the capacity of the LRU oracle, in blocks (default: the "
+            + "instance's capacity / --block-size; unbounded when the instance does not say)")
     Long capacityBlocks;
 
     @Option(names = "--json", description = "print the report as one JSON object")

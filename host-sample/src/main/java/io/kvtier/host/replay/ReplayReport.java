@@ -94,18 +94,6 @@ final class ReplayReport {
         elapsedNanos = nanos;
     }
 
-    synchronized long corrupted() {
-        return corrupted;
-    }
-
-    synchronized long foundThenMissing() {
-        return foundThenMissing;
-    }
-
-    synchronized Map<String, Long> errors(String operation) {
-        return Map.copyOf(errors.get(operation));
-    }
-
     /** Nothing corrupted, and no error but a full store's. */
     synchronized boolean passed() {
         return corrupted == 0 && failingErrors == 0;

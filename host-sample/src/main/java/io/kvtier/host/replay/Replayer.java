@@ -72,9 +72,10 @@ final class Replayer {
         ReplayReport report = new ReplayReport(name, type, requests, settings, capacityBlocks, lruHits, maxHits);
         arena.reset();
         BlockingQueue<List<L1Slice>> slots = new ArrayBlockingQueue<>(settings.concurrency());
+        int longest = longest(requests);
         for (int s = 0; s < settings.concurrency(); s++) {
-            List<L1Slice> slot = new ArrayList<>();
-            for (int b = 0; b < longest(requests); b++) {
+            List<L1Slice> slot = new ArrayList<>(longest);
+            for (int b = 0; b < longest; b++) {
                 slot.add(arena.allocate(settings.blockBytes()));
             }
             slots.add(slot);
@@ -89,15 +90,14 @@ final class Replayer {
             for (int i = 0; i < requests.size(); i++) {
                 Trace.Request request = requests.get(i);
                 int index = i;
+                long due = settings.closedLoop() ? start
+                        : start + (long) ((request.timestampMs() - first) * 1e6 / settings.speed());
+                for (long wait; (wait = due - System.nanoTime()) > 0; ) {
+                    LockSupport.parkNanos(wait);
+                }
+                free.acquireUninterruptibly();
                 if (!settings.closedLoop()) {
-                    long due = start + (long) ((request.timestampMs() - first) * 1e6 / settings.speed());
-                    for (long wait; (wait = due - System.nanoTime()) > 0; ) {
-                        LockSupport.parkNanos(wait);
-                    }
-                    free.acquireUninterruptibly();
-                    report.lag.record(Math.max(0, System.nanoTime() - due));
-                } else {
-                    free.acquireUninterruptibly();
+                    report.lag.record(System.nanoTime() - due);
                 }
                 served.add(CompletableFuture.runAsync(() -> {
                     List<L1Slice> slot = slots.remove();
@@ -121,8 +121,8 @@ final class Replayer {
 
     /** The replay starts from an empty cache, as the oracles do, even when a shared store kept an earlier run's blocks. */
     private static void deleteBefore(L2Adapter adapter, ReplayReport report) {
-        List<ObjectKey> keys = IntStream.of(report.requests.stream().flatMapToInt(r -> IntStream.of(r.blocks()))
-                .distinct().toArray()).mapToObj(Replayer::key).toList();
+        List<ObjectKey> keys = report.requests.stream().flatMapToInt(r -> IntStream.of(r.blocks())).distinct()
+                .mapToObj(Replayer::key).toList();
         for (int from = 0; from < keys.size(); from += DELETE_BATCH) {
             List<ObjectKey> batch = keys.subList(from, Math.min(keys.size(), from + DELETE_BATCH));
             BatchResult deleted = await(adapter.delete(batch), batch.size());
@@ -221,7 +221,7 @@ final class Replayer {
     }
 
     /** The wire key of a block: its id, 8 bytes big-endian, as the chunk hash. */
-    static ObjectKey key(int block) {
+    private static ObjectKey key(int block) {
         return new ObjectKey(ByteBuffer.allocate(Long.BYTES).putLong(block).array(), MODEL, 0);
     }
 

@@ -29,8 +29,7 @@ import java.util.zip.GZIPInputStream;
  * they are. Only the timestamp and the ids are used.
  */
 final class Trace {
-    /** @param line the request's line in the file, for messages */
-    record Request(int line, long timestampMs, int[] blocks) {}
+    record Request(long timestampMs, int[] blocks) {}
 
     private static final ConfigParseOptions JSON = ConfigParseOptions.defaults().setSyntax(ConfigSyntax.JSON);
 
@@ -100,7 +99,7 @@ final class Trace {
         if (list.isEmpty()) {
             throw bad(file, line, "hash_ids is empty: a request has at least one block");
         }
-        return new Request(line, ms, list.stream().mapToInt(id -> (Integer) id.unwrapped()).toArray());
+        return new Request(ms, list.stream().mapToInt(id -> (Integer) id.unwrapped()).toArray());
     }
 
     private static String render(ConfigValue value) {

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class ReplayLruOracleTest {
     private static int[] hits(long capacity, int[]... requests) {
         List<Trace.Request> trace = IntStream.range(0, requests.length)
-                .mapToObj(i -> new Trace.Request(i + 1, i, requests[i])).toList();
+                .mapToObj(i -> new Trace.Request(i, requests[i])).toList();
         return LruOracle.hits(trace, capacity);
     }
 
