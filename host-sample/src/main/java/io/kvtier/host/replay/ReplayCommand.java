@@ -49,9 +49,10 @@ public final class ReplayCommand implements Callable<Integer> {
     Path trace;
 
     @Option(names = "--block-size", paramLabel = "SIZE", description = "bytes per block (default ${DEFAULT-VALUE}). A real 512-token block "
-            + "holds tens to hundreds of MiB; 256 KiB keeps the whole conversation trace (288,500 blocks, about "
-            + "70 GiB moved) to minutes on 2 cores, L1 for 4 of its longest requests (247 blocks) to 247 MiB, and "
-            + "lets the memory default (1 GiB) hold 4,096 blocks, where LRU still misses much that unbounded hits")
+            + "holds tens to hundreds of MiB; 256 KiB keeps the whole conversation trace "
+            + "(288,500 blocks, 70 GiB moved) under a minute on 2 cores with memory, L1 for 4 of its longest "
+            + "requests (247 blocks) to 247 MiB, and lets the memory default (1 GiB) hold 4,096 blocks, where LRU "
+            + "still misses much that unbounded hits")
     String blockSize = "256 KiB";
 
     @Option(names = "--requests", paramLabel = "N", description = "replay the first N requests (default: all)")
