@@ -1280,7 +1280,8 @@ static uint64_t sorted_times(const replay_context *c, size_t field, int64_t *scr
     return n;
 }
 
-static void print_replay(replay_context *c, uint64_t max_hits, double seconds) {
+// Prints the report; whether it passed (nothing corrupted).
+static bool print_replay(replay_context *c, uint64_t max_hits, double seconds) {
     const options *o = c->o;
     const trace *t = c->t;
     request_result sum = {0};
@@ -1290,7 +1291,7 @@ static void print_replay(replay_context *c, uint64_t max_hits, double seconds) {
         sum.lookup_errors += r->lookup_errors, sum.stored += r->stored, sum.bytes_loaded += r->bytes_loaded;
     }
     int64_t *s = malloc(t->n * sizeof *s);
-    if (!s) return;
+    if (!s) return false;
     uint64_t n = sorted_times(c, offsetof(request_result, prefix_ns), s);
     const double fetch[3] = {percentile_ms(s, n, 50), percentile_ms(s, n, 99), permille_ms(s, n, 999)};
     double ms[3][2], lag[2] = {0, 0};  // lookup, load, store: p50, p99
@@ -1310,10 +1311,12 @@ static void print_replay(replay_context *c, uint64_t max_hits, double seconds) {
     const uint64_t bytes_stored = sum.stored * o->chunk_size;
     const bool passed = sum.corrupted == 0;
     if (o->json) {
-        fprintf(out, "{\"name\":\"raw\",\"type\":\"mooncake_c\",\"mode\":\"%s\",\"speed\":", o->speed > 0 ? "open" : "closed");
+        fprintf(out, "{\"name\":\"raw\",\"type\":\"mooncake_c\",\"mode\":\"%s\",\"speed\":",
+                o->speed > 0 ? "open" : "closed");
         if (o->speed > 0) fprintf(out, "%g", o->speed); else fprintf(out, "null");
-        fprintf(out, ",\"concurrency\":%" PRIu64 ",\"requests\":%" PRIu64 ",\"blocks\":%" PRIu64 ",\"block_bytes\":%" PRIu64
-                ",\"hit_blocks\":%" PRIu64 ",\"hit_rate\":%.4f,\"max_hit_blocks\":%" PRIu64 ",\"max_hit_rate\":%.4f"
+        fprintf(out, ",\"concurrency\":%" PRIu64 ",\"requests\":%" PRIu64 ",\"blocks\":%" PRIu64
+                ",\"block_bytes\":%" PRIu64 ",\"hit_blocks\":%" PRIu64 ",\"hit_rate\":%.4f,\"max_hit_blocks\":%" PRIu64
+                ",\"max_hit_rate\":%.4f"
                 ",\"corrupted\":%" PRIu64 ",\"found_then_missing\":%" PRIu64 ",\"lookup_errors\":%" PRIu64
                 ",\"stores\":%" PRIu64 ",\"store_errors\":{",
                 o->in_flight, t->n, t->blocks, o->chunk_size, sum.hits, (double)sum.hits / t->blocks, max_hits,
@@ -1337,15 +1340,15 @@ static void print_replay(replay_context *c, uint64_t max_hits, double seconds) {
         else fprintf(out, "closed loop, %" PRIu64 " at once\n", o->in_flight);
         fprintf(out, "  hit rate      %.2f%%  (%" PRIu64 " blocks; unbounded: %.2f%%, %" PRIu64 " blocks)\n",
                 100.0 * sum.hits / t->blocks, sum.hits, 100.0 * max_hits / t->blocks, max_hits);
-        fprintf(out, "  checks        corrupted %" PRIu64 "  found then missing %" PRIu64 "  lookup errors %" PRIu64 "\n",
-                sum.corrupted, sum.found_then_missing, sum.lookup_errors);
+        fprintf(out, "  checks        corrupted %" PRIu64 "  found then missing %" PRIu64 "  lookup errors %" PRIu64
+                "\n", sum.corrupted, sum.found_then_missing, sum.lookup_errors);
         fprintf(out, "  prefix fetch  p50 %.3f ms  p99 %.3f ms  p99.9 %.3f ms  (lookup + load, per request)\n",
                 fetch[0], fetch[1], fetch[2]);
         fprintf(out, "  lookup        p50 %.3f ms  p99 %.3f ms\n", ms[0][0], ms[0][1]);
         fprintf(out, "  load          p50 %.3f ms  p99 %.3f ms  %.1f MiB loaded\n", ms[1][0], ms[1][1],
                 sum.bytes_loaded / 1048576.0);
-        fprintf(out, "  store         p50 %.3f ms  p99 %.3f ms  %.1f MiB stored (%" PRIu64 " blocks), errors ", ms[2][0],
-                ms[2][1], bytes_stored / 1048576.0, sum.stored);
+        fprintf(out, "  store         p50 %.3f ms  p99 %.3f ms  %.1f MiB stored (%" PRIu64 " blocks), errors ",
+                ms[2][0], ms[2][1], bytes_stored / 1048576.0, sum.stored);
         print_codes(out, c->store_errors, false);
         fprintf(out, "\n  rate          asked ");
         if (o->speed > 0) fprintf(out, "%.1f requests/s", asked); else fprintf(out, "max");
@@ -1354,6 +1357,7 @@ static void print_replay(replay_context *c, uint64_t max_hits, double seconds) {
         fprintf(out, "\n  %s\n", passed ? "PASSED" : "FAILED");
     }
     fflush(out);
+    return passed;
 }
 
 static int replay(const options *o) {
@@ -1362,7 +1366,8 @@ static int replay(const options *o) {
     if (status != EXIT_PASSED) return status;
     const uint64_t workers = o->in_flight < t.n ? o->in_flight : t.n;
     const size_t stride = (size_t)((o->chunk_size + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT), longest = t.longest;
-    replay_context c = {.o = o, .t = &t, .res = calloc(t.n, sizeof *c.res), .store_errors = calloc(1, sizeof(soak_totals)),
+    replay_context c = {.o = o, .t = &t, .res = calloc(t.n, sizeof *c.res),
+                        .store_errors = calloc(1, sizeof(soak_totals)),
                         .run_id = mix64((uint64_t)now_ns(CLOCK_REALTIME) ^ ((uint64_t)getpid() << 40))};
     replay_worker *w = calloc(workers, sizeof *w);
     pthread_t *ids = calloc(workers, sizeof *ids);
@@ -1376,23 +1381,25 @@ static int replay(const options *o) {
     if (!c.store) return EXIT_RUNTIME;
     for (uint64_t i = 0; i < workers; i++) {
         replay_worker *x = &w[i];
-        *x = (replay_worker){.c = &c, .key_names = malloc(longest * KEY_SIZE), .keys = calloc(longest, sizeof *x->keys),
-                             .buffers = calloc(longest, sizeof *x->buffers), .sizes = calloc(longest, sizeof *x->sizes),
-                             .codes = calloc(longest, sizeof *x->codes), .got = calloc(longest, sizeof *x->got),
-                             .region = map_region(longest * stride), .expect = malloc(o->chunk_size)};
-        if (!x->key_names || !x->keys || !x->buffers || !x->sizes || !x->codes || !x->got || !x->region || !x->expect) {
-            fprintf(stderr, "kvtier_raw_bench: cannot allocate %zu bytes for worker %" PRIu64 "\n", longest * stride, i + 1);
+        *x = (replay_worker){.c = &c, .key_names = malloc(longest * KEY_SIZE),
+                             .keys = calloc(longest, sizeof *x->keys), .buffers = calloc(longest, sizeof *x->buffers),
+                             .sizes = calloc(longest, sizeof *x->sizes), .codes = calloc(longest, sizeof *x->codes),
+                             .got = calloc(longest, sizeof *x->got), .region = map_region(longest * stride),
+                             .expect = malloc(o->chunk_size)};
+        int rc = -1;
+        if (!x->key_names || !x->keys || !x->buffers || !x->sizes || !x->codes || !x->got || !x->region || !x->expect)
+            fprintf(stderr, "kvtier_raw_bench: cannot allocate %zu bytes for worker %" PRIu64 "\n", longest * stride,
+                    i + 1);
+        else if ((rc = mooncake_store_register_buffer(c.store, x->region, longest * stride)) != 0)
+            fprintf(stderr, "kvtier_raw_bench: mooncake_store_register_buffer failed: Mooncake code %d\n", rc);
+        if (rc != 0) {
+            mooncake_store_destroy(c.store);
             return EXIT_RUNTIME;
         }
         for (size_t k = 0; k < longest; k++) {
             x->keys[k] = x->key_names + k * KEY_SIZE;
             x->buffers[k] = x->region + k * stride;
             x->sizes[k] = o->chunk_size;
-        }
-        int rc = mooncake_store_register_buffer(c.store, x->region, longest * stride);
-        if (rc != 0) {
-            fprintf(stderr, "kvtier_raw_bench: mooncake_store_register_buffer failed: Mooncake code %d\n", rc);
-            return EXIT_RUNTIME;
         }
     }
     fprintf(stderr, "kvtier_raw_bench: replaying %" PRIu64 " requests (%" PRIu64 " blocks) of %s\n", t.n, t.blocks,
@@ -1407,12 +1414,10 @@ static int replay(const options *o) {
     }
     for (uint64_t i = 0; i < workers; i++) pthread_join(ids[i], NULL);
     const double seconds = (now_ns(CLOCK_MONOTONIC) - c.start_ns) / 1e9;
-    print_replay(&c, max_hits, seconds);
-    uint64_t corrupted = 0;
-    for (uint64_t i = 0; i < t.n; i++) corrupted += c.res[i].corrupted;
+    const bool passed = print_replay(&c, max_hits, seconds);
     for (uint64_t i = 0; i < workers; i++) mooncake_store_unregister_buffer(c.store, w[i].region);
     mooncake_store_destroy(c.store);
-    return corrupted == 0 ? EXIT_PASSED : EXIT_RUNTIME;
+    return passed ? EXIT_PASSED : EXIT_RUNTIME;
 }
 
 int main(int argc, char **argv) {
