@@ -1327,10 +1327,10 @@ static bool print_replay(replay_context *c, uint64_t max_hits, double seconds) {
         const char *const names[3] = {"lookup", "load", "store"};
         for (int f = 0; f < 3; f++)
             fprintf(out, ",\"%s_ms\":{\"p50\":%.3f,\"p99\":%.3f}", names[f], r3(ms[f][0]), r3(ms[f][1]));
-        fprintf(out, ",\"bytes_loaded\":%" PRIu64 ",\"bytes_stored\":%" PRIu64 ",\"elapsed_s\":%.3f"
-                ",\"requests_per_s\":%.2f", sum.bytes_loaded, bytes_stored, r3(seconds), achieved);
+        fprintf(out, ",\"bytes_loaded\":%" PRIu64 ",\"bytes_stored\":%" PRIu64 ",\"seconds\":%.3f"
+                ",\"requests_per_s_achieved\":%.2f", sum.bytes_loaded, bytes_stored, r3(seconds), achieved);
         if (o->speed > 0)
-            fprintf(out, ",\"asked_requests_per_s\":%.2f,\"lag_ms\":{\"p99\":%.3f,\"max\":%.3f}", asked, r3(lag[0]),
+            fprintf(out, ",\"requests_per_s_asked\":%.2f,\"schedule_lag_ms\":{\"p99\":%.3f,\"max\":%.3f}", asked, r3(lag[0]),
                     r3(lag[1]));
         fprintf(out, ",\"passed\":%s}\n", passed ? "true" : "false");
     } else {
