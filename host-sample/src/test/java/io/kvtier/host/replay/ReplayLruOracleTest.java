@@ -1,9 +1,7 @@
 package io.kvtier.host.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.file.Files;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -46,7 +44,6 @@ class ReplayLruOracleTest {
 
     @Test
     void theFullTraceGivesTheFiguresOfItsReadme() {
-        assumeTrue(Files.isReadable(ReplayTraces.CONVERSATION_FULL), "the full trace is not on this machine");
         List<Trace.Request> trace = Trace.read(ReplayTraces.CONVERSATION_FULL, Integer.MAX_VALUE);
         long blocks = trace.stream().mapToInt(r -> r.blocks().length).sum();
         assertThat(trace).hasSize(12_031);

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 final class ReplayTraces {
     /** The first 500 requests of Mooncake's FAST'25 conversation trace, gzipped: 14,162 blocks. */
     static final Path CONVERSATION_500 = resource("/traces/conversation-500.jsonl.gz");
-    /** The whole trace, where this machine has it (see /work/shared/traces/README.md). */
-    static final Path CONVERSATION_FULL = Path.of("/work/shared/traces/mooncake-fast25-conversation.jsonl");
+    /** The whole trace, as the repository keeps it (traces/README.md). */
+    static final Path CONVERSATION_FULL = Path.of("../traces/mooncake-fast25-conversation.jsonl.gz");
 
     private ReplayTraces() {}
 
