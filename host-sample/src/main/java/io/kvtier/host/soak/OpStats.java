@@ -6,7 +6,7 @@ import java.util.TreeMap;
 
 /**
  * The outcomes of one operation on one instance. Key counts: ok, missing and errors add up to the
- * keys asked; lost, missing-after-fault and phantom classify some of them against the soak's
+ * keys asked; lost, evicted, missing-after-fault and phantom classify some of them against the soak's
  * expectation; verified, stale and foreign classify the loads that came back OK.
  */
 final class OpStats {
@@ -14,7 +14,7 @@ final class OpStats {
 
     /** A consistent copy, for reports and progress lines. */
     record Snapshot(long batches, long ok, long missing, long errors, Map<String, Long> errorsByKind, long verified,
-                    long stale, long foreign, long lost, long missingAfterFault, long phantom, long bytes,
+                    long stale, long foreign, long lost, long evicted, long missingAfterFault, long phantom, long bytes,
                     Map<Integer, long[]> buckets) {
         long corrupted() {
             return stale + foreign;
@@ -30,6 +30,7 @@ final class OpStats {
     private long stale;
     private long foreign;
     private long lost;
+    private long evicted;
     private long missingAfterFault;
     private long phantom;
     private long bytes;
@@ -78,6 +79,11 @@ final class OpStats {
         }
     }
 
+    /** A key believed stored was reported missing by an instance that evicts, outside a fault window. */
+    synchronized void evicted() {
+        evicted++;
+    }
+
     /** A key known to be absent was reported present. */
     synchronized void phantom() {
         phantom++;
@@ -87,6 +93,6 @@ final class OpStats {
         Map<Integer, long[]> copy = new TreeMap<>();
         buckets.forEach((b, v) -> copy.put(b, v.clone()));
         return new Snapshot(batches, ok, missing, errors, Collections.unmodifiableMap(new TreeMap<>(errorsByKind)), verified, stale, foreign, lost,
-                missingAfterFault, phantom, bytes, copy);
+                evicted, missingAfterFault, phantom, bytes, copy);
     }
 }

@@ -38,11 +38,15 @@ final class Operations {
         for (Target target : targets) {
             ObjectKey[] keys = new ObjectKey[options.keys()];
             for (int k = 0; k < keys.length; k++) {
-                byte[] hash = ByteBuffer.allocate(16).putLong(runId).putInt(target.index).putInt(k).array();
-                keys[k] = new ObjectKey(hash, MODEL, 0);
+                keys[k] = wireKey(runId, target.index, k);
             }
             wireKeys.add(keys);
         }
+    }
+
+    /** The key under which the run stores {@code key} of the instance at {@code index}. */
+    static ObjectKey wireKey(long runId, int index, int key) {
+        return new ObjectKey(ByteBuffer.allocate(16).putLong(runId).putInt(index).putInt(key).array(), MODEL, 0);
     }
 
     /** @param slices the thread's own L1 slices, at least one per key */
@@ -189,7 +193,7 @@ final class Operations {
         return Math.min(now - startNanos, options.durationNanos() - 1);
     }
 
-    /** A key believed stored was reported missing: lost, or missing after a fault; from now on it is unknown. */
+    /** A key believed stored was reported missing: lost, evicted or missing after a fault; from now on it is unknown. */
     private void missingWhere(Target target, Op op, OpStats stats, int key, KeyBook.Entry known) {
         if (known.state() == KeyBook.State.PRESENT) {
             expectedPresentButMissing(target, op, stats, key, known);
@@ -197,9 +201,16 @@ final class Operations {
         }
     }
 
-    /** Counts the key lost unless a fault window excuses it; a lost key is described on stderr, to be traced. */
+    /**
+     * Counts the key lost unless a fault window excuses it or the instance evicts; a lost key is described
+     * on stderr, to be traced, an evicted one is not: a cache that lives full evicts all along.
+     */
     private void expectedPresentButMissing(Target target, Op op, OpStats stats, int key, KeyBook.Entry known) {
         boolean excused = target.faults.excuses(known.storeStartNanos());
+        if (!excused && options.evicting()) {
+            stats.evicted();
+            return;
+        }
         stats.expectedPresentButMissing(excused);
         if (!excused) {
             err.printf("kvtier: soak %.1f s: instance %d key %d, version %d stored from %.1f s, lost: a %s says missing%n",
@@ -211,12 +222,14 @@ final class Operations {
 
     /**
      * Loads each of the target's sealed keys once, into {@code slices}, outside the statistics:
-     * they are the harness's check, not the workload. A missing or corrupted one is described on stderr.
+     * they are the harness's check, not the workload. A missing or corrupted one is described on stderr;
+     * one missing from an instance that evicts is counted evicted, and not described.
      */
     Sealed readSealed(Target target, List<L1Slice> slices) {
         int[] sealed = target.sealed;
         long verified = 0;
         long missing = 0;
+        long evicted = 0;
         long corrupted = 0;
         long unread = 0;
         for (int from = 0; from < sealed.length; from += slices.size()) {
@@ -240,6 +253,9 @@ final class Operations {
                         continue;
                     }
                     corrupted++;
+                } else if (outcome == KeyResult.MISSING && options.evicting()) {
+                    evicted++;
+                    continue;
                 } else if (outcome == KeyResult.MISSING) {
                     missing++;
                 } else {
@@ -252,7 +268,7 @@ final class Operations {
             }
         }
         err.flush();
-        return new Sealed(sealed.length, verified, missing, corrupted, unread);
+        return new Sealed(sealed.length, verified, missing, evicted, corrupted, unread);
     }
 
     /**

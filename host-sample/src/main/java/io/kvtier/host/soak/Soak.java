@@ -28,9 +28,12 @@ final class Soak {
     /** How long the end of the soak waits for batches still in flight. */
     private static final long GRACE_SECONDS = 60;
 
-    /** @param metricsPort where to serve Prometheus text on 127.0.0.1 (0 = any free port), or null for nowhere */
+    /**
+     * @param metricsPort where to serve Prometheus text on 127.0.0.1 (0 = any free port), or null for nowhere
+     * @param evicting    the instances evict on their own, so a stored key reported missing is evicted, not lost
+     */
     record Options(long durationNanos, int threads, Mix mix, int chunkSize, int keys, int rate, int batch,
-                   long progressIntervalNanos, long faultSettleNanos, long seed, Integer metricsPort) {}
+                   long progressIntervalNanos, long faultSettleNanos, long seed, Integer metricsPort, boolean evicting) {}
 
     private final Options options;
     private final List<Target> targets;
@@ -167,7 +170,7 @@ final class Soak {
             }
         }
         targets.forEach(t -> t.faults.tick(endNanos));
-        SoakReport report = new SoakReport(targets, startNanos, endNanos, stoppedEarly);
+        SoakReport report = new SoakReport(targets, startNanos, endNanos, stoppedEarly, options.evicting());
         // Taken before the instances close, which removes their gauges.
         targets.forEach(t -> report.adapterMetrics.put(t.name, MetricsSnapshot.of(metrics, Instances.metricPrefix(t.name))));
         return report;

@@ -8,7 +8,7 @@ import java.util.function.ToLongFunction;
  * The soak's own figures as gauges beside the adapters' metrics, under {@code kvtier.soak.<instance>}:
  * {@code healthy} (1 or 0, from the last health() poll), {@code fault_window_open}, {@code fault_windows},
  * per operation {@code ok}, {@code missing} and {@code errors}, for lookups, loads and deletes {@code lost},
- * {@code missing_after_fault} and {@code phantom}, for stores and loads {@code bytes}, and for loads
+ * {@code evicted}, {@code missing_after_fault} and {@code phantom}, for stores and loads {@code bytes}, and for loads
  * {@code verified} and {@code corrupted}.
  */
 final class SoakMetrics {
@@ -26,6 +26,7 @@ final class SoakMetrics {
                 figure(metrics, target, op, "errors", OpStats.Snapshot::errors);
                 if (op != Op.STORE) { // a store expects nothing of the key's past
                     figure(metrics, target, op, "lost", OpStats.Snapshot::lost);
+                    figure(metrics, target, op, "evicted", OpStats.Snapshot::evicted);
                     figure(metrics, target, op, "missing_after_fault", OpStats.Snapshot::missingAfterFault);
                     figure(metrics, target, op, "phantom", OpStats.Snapshot::phantom);
                 }

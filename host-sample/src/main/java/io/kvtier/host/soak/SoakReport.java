@@ -22,6 +22,10 @@ final class SoakReport {
             return ops.values().stream().mapToLong(OpStats.Snapshot::lost).sum();
         }
 
+        long evicted() {
+            return ops.values().stream().mapToLong(OpStats.Snapshot::evicted).sum();
+        }
+
         long errors() {
             return ops.values().stream().mapToLong(OpStats.Snapshot::errors).sum();
         }
@@ -39,10 +43,13 @@ final class SoakReport {
     final double seconds;
     /** Ended before its duration: interrupted, or a worker failed. */
     final boolean stoppedEarly;
+    /** Run with {@code --evicting}; only then does the text show evicted counts, so without it the text is as before. */
+    final boolean evicting;
 
-    SoakReport(List<Target> targets, long startNanos, long endNanos, boolean stoppedEarly) {
+    SoakReport(List<Target> targets, long startNanos, long endNanos, boolean stoppedEarly, boolean evicting) {
         this.startNanos = startNanos;
         this.stoppedEarly = stoppedEarly;
+        this.evicting = evicting;
         this.seconds = (endNanos - startNanos) / 1e9;
         for (Target target : targets) {
             Map<Op, OpStats.Snapshot> ops = new EnumMap<>(Op.class);
@@ -81,8 +88,11 @@ final class SoakReport {
                             s.corrupted(), s.stale(), s.foreign()));
                 }
                 if (op != Op.STORE) {
-                    sb.append(String.format("  lost %d  missing after fault %d  phantom %d", s.lost(),
-                            s.missingAfterFault(), s.phantom()));
+                    sb.append(String.format("  lost %d", s.lost()));
+                    if (evicting) {
+                        sb.append(String.format("  evicted %d", s.evicted()));
+                    }
+                    sb.append(String.format("  missing after fault %d  phantom %d", s.missingAfterFault(), s.phantom()));
                 }
                 sb.append(String.format("  %.0f ops/s", s.batches() / seconds));
                 if (op == Op.STORE || op == Op.LOAD) {
@@ -92,9 +102,9 @@ final class SoakReport {
             }
             sb.append(String.format("  longest batch wait %.0f ms%n", r.longestWaitNanos() / 1e6));
             if (r.sealed().keys() > 0) {
-                sb.append(String.format("  sealed keys %d: verified %d, missing %d, corrupted %d, unread %d at the end%n",
-                        r.sealed().keys(), r.sealed().verified(), r.sealed().missing(), r.sealed().corrupted(),
-                        r.sealed().unread()));
+                sb.append(String.format("  sealed keys %d: verified %d, missing %d, %scorrupted %d, unread %d at the end%n",
+                        r.sealed().keys(), r.sealed().verified(), r.sealed().missing(),
+                        evicting ? "evicted " + r.sealed().evicted() + ", " : "", r.sealed().corrupted(), r.sealed().unread()));
             }
             Map<String, Long> errors = errorsByKind(r);
             sb.append("  errors by kind: ").append(errors.isEmpty() ? "none" : errors.toString().replaceAll("[{}]", ""))
@@ -117,9 +127,10 @@ final class SoakReport {
                         bucketOps(r, bucket) / bucketSeconds(bucket)));
             }
         }
-        sb.append(String.format("soak %s: %d corrupted, %d lost, %d errors in %d instance(s) over %.1f s%s%n",
+        sb.append(String.format("soak %s: %d corrupted, %d lost, %s%d errors in %d instance(s) over %.1f s%s%n",
                 passed() ? "PASSED" : "FAILED", instances.stream().mapToLong(InstanceReport::corrupted).sum(),
                 instances.stream().mapToLong(InstanceReport::lost).sum(),
+                evicting ? instances.stream().mapToLong(InstanceReport::evicted).sum() + " evicted, " : "",
                 instances.stream().mapToLong(InstanceReport::errors).sum(), instances.size(), seconds,
                 stoppedEarly ? " (stopped early)" : ""));
         return sb.toString();
@@ -134,6 +145,7 @@ final class SoakReport {
             m.put("passed", r.passed());
             m.put("corrupted", r.corrupted());
             m.put("lost", r.lost());
+            m.put("evicted", r.evicted());
             m.put("longest_wait_ms", round(r.longestWaitNanos() / 1e6));
             Map<String, Object> ops = new LinkedHashMap<>();
             r.ops().forEach((op, s) -> ops.put(op.label(), toMap(s)));
@@ -160,6 +172,7 @@ final class SoakReport {
         top.put("passed", passed());
         top.put("seconds", round(seconds));
         top.put("stopped_early", stoppedEarly);
+        top.put("evicting", evicting);
         top.put("instances", list);
         return ConfigValues.toJson(top);
     }
@@ -176,6 +189,7 @@ final class SoakReport {
         m.put("stale", s.stale());
         m.put("foreign", s.foreign());
         m.put("lost", s.lost());
+        m.put("evicted", s.evicted());
         m.put("missing_after_fault", s.missingAfterFault());
         m.put("phantom", s.phantom());
         m.put("bytes", s.bytes());
@@ -190,6 +204,7 @@ final class SoakReport {
         m.put("keys", s.keys());
         m.put("verified", s.verified());
         m.put("missing", s.missing());
+        m.put("evicted", s.evicted());
         m.put("corrupted", s.corrupted());
         m.put("unread", s.unread());
         return m;

@@ -32,6 +32,22 @@ class SoakCommandTest {
     }
 
     @Test
+    void anInstanceTooSmallForTheKeysIsWarnedAboutUnlessTheSoakIsToldItEvicts() {
+        String small = "{\"type\":\"memory\",\"capacity\":\"16 KiB\"}";
+        Result warned = kvtier("soak", "--duration", "500ms", "--threads", "2", "--keys", "64", "--batch", "4",
+                "--chunk-size", "1 KiB", "--seed", "7", "--l2-adapter", small);
+        assertThat(warned.err()).contains("kvtier: warning: memory-0 holds 16 KiB, less than --keys x --chunk-size (64 KiB): "
+                + "what it evicts will be reported as lost; with --evicting, as evicted");
+
+        Result evicting = kvtier("soak", "--evicting", "--duration", "500ms", "--threads", "2", "--keys", "64", "--batch", "4",
+                "--chunk-size", "1 KiB", "--seed", "7", "--l2-adapter", small);
+        assertThat(evicting.exit()).as(evicting.out() + evicting.err()).isZero();
+        assertThat(evicting.err()).doesNotContain("warning");
+        assertThat(evicting.out()).containsPattern("load +ok \\d+ .*  lost 0  evicted \\d+  missing after fault")
+                .containsPattern("soak PASSED: 0 corrupted, 0 lost, \\d+ evicted, 0 errors in 1 instance\\(s\\)");
+    }
+
+    @Test
     void badOptionsAreUsageErrorsNamingTheOptionAndValue() {
         assertUsageError(kvtier("soak", "--duration", "soon"), "kvtier: --duration must be a positive duration such as 30s, 10m or PT1H, got 'soon'");
         assertUsageError(kvtier("soak", "--duration", "-5s"), "kvtier: --duration must be a positive duration");

@@ -10,7 +10,9 @@ import io.kvtier.hostlib.Declarations;
 import io.kvtier.hostlib.Instances;
 import io.kvtier.hostlib.L1Arena;
 import io.kvtier.hostlib.L2AdapterRegistry;
+import io.kvtier.memory.MemoryAdapterProvider;
 import io.kvtier.spi.L2Adapter;
+import io.kvtier.spi.ObjectKey;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -31,12 +33,13 @@ import org.junit.jupiter.api.Test;
 /** The soak against test doubles that misbehave in known ways: it must count exactly what they did. */
 class SoakWithDoublesTest {
     private static final long SEED = 7;
+    private static final long RUN_ID = 99;
     private static final Duration LIMIT = Duration.ofSeconds(60);
 
     /** 512 keys: a failure touches few of them, so most keys are still known present when the double comes back. */
-    private static Soak.Options options(Integer metricsPort) {
+    private static Soak.Options options(Integer metricsPort, boolean evicting) {
         return new Soak.Options(LIMIT.toNanos(), 2, Mix.parse("store=40,lookup=20,load=35,delete=5"), 1024, 512, 0, 4,
-                TimeUnit.HOURS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(300), SEED, metricsPort);
+                TimeUnit.HOURS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(300), SEED, metricsPort, evicting);
     }
 
     /** A soak of one instance, named {@code name}, stopped as soon as {@code done} holds for it. */
@@ -49,6 +52,16 @@ class SoakWithDoublesTest {
         return soak(name, adapter, metrics, metricsPort, done, new StringWriter());
     }
 
+    private static SoakReport soak(String name, L2Adapter adapter, MetricRegistry metrics, Integer metricsPort,
+                                   Condition done, StringWriter err) throws Exception {
+        return soak(options(metricsPort, false), name, adapter, metrics, done, err);
+    }
+
+    /** A soak with {@code --evicting}. */
+    private static SoakReport soakEvicting(String name, L2Adapter adapter, Condition done, StringWriter err) throws Exception {
+        return soak(options(null, true), name, adapter, new MetricRegistry(), done, err);
+    }
+
     private interface Condition0 {
         boolean holds() throws Exception;
     }
@@ -58,40 +71,45 @@ class SoakWithDoublesTest {
     }
 
     /** As above, with what the soak prints to stderr written to {@code err}. */
-    private static SoakReport soak(String name, L2Adapter adapter, MetricRegistry metrics, Integer metricsPort,
+    private static SoakReport soak(Soak.Options options, String name, L2Adapter adapter, MetricRegistry metrics,
                                    Condition done, StringWriter err) throws Exception {
-        Soak.Options options = options(metricsPort);
-        Target target = new Target(name, "double", 0, adapter, options.keys(), options.faultSettleNanos());
         try (L1Arena arena = L1Arena.allocate(Soak.l1BytesNeeded(options), L1Arena.DEFAULT_ALIGNMENT, false)) {
-            Soak soak = new Soak(options, List.of(target), arena, metrics, new PrintWriter(err), 99);
-            CompletableFuture<SoakReport> running = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return soak.run();
-                } catch (InterruptedException e) {
-                    throw new CompletionException(e);
-                }
-            });
-            boolean[] held = {false};
-            try {
-                await(() -> running.isDone() || (held[0] = done.holds(soak, target)));
-            } finally {
-                soak.stop();
-            }
-            assertThat(held[0]).as("the condition held before the soak ended").isTrue();
-            return running.join();
+            return soak(options, arena, name, adapter, metrics, done, err);
         }
+    }
+
+    /** As above, over an arena the caller allocated, and may have created the instance over. */
+    private static SoakReport soak(Soak.Options options, L1Arena arena, String name, L2Adapter adapter,
+                                   MetricRegistry metrics, Condition done, StringWriter err) throws Exception {
+        Target target = new Target(name, "double", 0, adapter, options.keys(), options.faultSettleNanos());
+        Soak soak = new Soak(options, List.of(target), arena, metrics, new PrintWriter(err), RUN_ID);
+        CompletableFuture<SoakReport> running = CompletableFuture.supplyAsync(() -> {
+            try {
+                return soak.run();
+            } catch (InterruptedException e) {
+                throw new CompletionException(e);
+            }
+        });
+        boolean[] held = {false};
+        try {
+            await(() -> running.isDone() || (held[0] = done.holds(soak, target)));
+        } finally {
+            soak.stop();
+        }
+        assertThat(held[0]).as("the condition held before the soak ended").isTrue();
+        return running.join();
     }
 
     @Test
     void aBatchThatOutlivesTheInstancesBoundStopsTheSoakNamingTheInstanceTheOperationAndTheBound() throws Exception {
-        Soak.Options options = options(null);
+        Soak.Options options = options(null, false);
         L2AdapterRegistry registry = L2AdapterRegistry.of(new HungAdapterDouble.Provider());
         try (L1Arena arena = L1Arena.allocate(Soak.l1BytesNeeded(options), L1Arena.DEFAULT_ALIGNMENT, false);
              Instances instances = Instances.create(Declarations.load(registry, List.of(),
                      List.of("{\"type\":\"hung\",\"name\":\"stuck\"}")), arena, new MetricRegistry(), Duration.ofMillis(200))) {
             Target target = new Target("stuck", "hung", 0, instances.select("stuck").adapter(), options.keys(),
                     options.faultSettleNanos());
-            Soak soak = new Soak(options, List.of(target), arena, new MetricRegistry(), new PrintWriter(new StringWriter()), 99);
+            Soak soak = new Soak(options, List.of(target), arena, new MetricRegistry(), new PrintWriter(new StringWriter()), RUN_ID);
             long start = System.nanoTime();
             assertThatThrownBy(soak::run).isInstanceOf(IllegalStateException.class)
                     .hasMessageStartingWith("soak worker failed: ")
@@ -176,10 +194,103 @@ class SoakWithDoublesTest {
                 "kvtier: soak [0-9.]+ s: instance 0 key \\d+, version \\d+ stored from [0-9.]+ s, lost: a (lookup|load|delete) says missing")))
                 .as("each lost key described on stderr").hasSize((int) r.lost());
         assertThat(sum(r, OpStats.Snapshot::missingAfterFault)).isZero();
+        assertThat(r.evicted()).isZero();
         assertThat(r.corrupted()).isZero();
         assertThat(r.windows()).isEmpty();
         assertThat(report.exitCode()).isEqualTo(Main.FAILED);
-        assertThat(report.toJson()).contains("\"passed\":false", "\"lost\":" + r.lost());
+        assertThat(report.toJson()).contains("\"passed\":false", "\"lost\":" + r.lost(), "\"evicting\":false");
+        assertThat(report.toText()).as("as before --evicting existed").doesNotContain("evicted");
+    }
+
+    @Test
+    void underEvictingAnObjectSilentlyForgottenIsEvictedNotLostAndPassesTheSoak() throws Exception {
+        ForgetfulAdapterDouble forgetful = new ForgetfulAdapterDouble(7);
+        StringWriter err = new StringWriter();
+        SoakReport report = soakEvicting("forgetful", forgetful, (soak, t) -> sum(t, OpStats.Snapshot::evicted) >= 3, err);
+        SoakReport.InstanceReport r = report.instance("forgetful");
+        assertThat(r.evicted()).isGreaterThanOrEqualTo(3).isLessThanOrEqualTo(forgetful.forgotten.get());
+        assertThat(r.lost()).isZero();
+        assertThat(r.corrupted()).isZero();
+        assertThat(err.toString()).as("an eviction is not described as a loss").doesNotContain("lost");
+        assertThat(report.exitCode()).isEqualTo(Main.OK);
+        assertThat(report.toText()).contains("forgetful (double): PASSED",
+                "soak PASSED: 0 corrupted, 0 lost, " + r.evicted() + " evicted, 0 errors in 1 instance(s)");
+        assertThat(report.toText()).containsPattern("load +ok \\d+ .*  lost 0  evicted \\d+  missing after fault 0");
+        assertThat(report.toJson()).contains("\"passed\":true", "\"evicting\":true", "\"evicted\":" + r.evicted(), "\"lost\":0");
+    }
+
+    @Test
+    void underEvictingAByteFlippedOnLoadIsStillCorruptedAndFailsTheSoak() throws Exception {
+        CorruptingAdapterDouble corrupting = new CorruptingAdapterDouble(10);
+        SoakReport report = soakEvicting("corrupting", corrupting,
+                (soak, t) -> t.stats(Op.LOAD).snapshot().foreign() >= 3, new StringWriter());
+        SoakReport.InstanceReport r = report.instance("corrupting");
+        assertThat(r.corrupted()).isGreaterThanOrEqualTo(3).isEqualTo(corrupting.flipped.get());
+        assertThat(r.evicted()).as("the double forgets nothing").isZero();
+        assertThat(report.exitCode()).isEqualTo(Main.FAILED);
+        assertThat(report.toText()).contains("corrupting (double): FAILED");
+    }
+
+    @Test
+    void underEvictingTheMemoryAdapterAtASmallCapacityEvictsAndLosesAndCorruptsNothing() throws Exception {
+        Soak.Options options = options(null, true);
+        L2AdapterRegistry registry = L2AdapterRegistry.of(new MemoryAdapterProvider());
+        try (L1Arena arena = L1Arena.allocate(Soak.l1BytesNeeded(options), L1Arena.DEFAULT_ALIGNMENT, false);
+             Instances instances = Instances.create(Declarations.load(registry, List.of(), List.of(
+                     "{\"type\":\"memory\",\"name\":\"small\",\"capacity\":\"64 KiB\"}")), arena, new MetricRegistry())) {
+            // 64 objects of 1 KiB, of 512 keys
+            SoakReport report = soak(options, arena, "small", instances.select("small").adapter(), new MetricRegistry(),
+                    (soak, t) -> sum(t, OpStats.Snapshot::evicted) >= 50 && t.stats(Op.LOAD).snapshot().verified() >= 50,
+                    new StringWriter());
+            SoakReport.InstanceReport r = report.instance("small");
+            assertThat(r.evicted()).isGreaterThanOrEqualTo(50);
+            assertThat(r.ops().get(Op.LOAD).verified()).isEqualTo(r.ops().get(Op.LOAD).ok());
+            assertThat(r.corrupted()).isZero();
+            assertThat(r.lost()).isZero();
+            assertThat(report.exitCode()).isEqualTo(Main.OK);
+        }
+    }
+
+    @Test
+    void underEvictingSealedKeysFoundMissingAtTheEndAreEvictedAndPass() throws Exception {
+        InMemoryAdapterDouble store = new InMemoryAdapterDouble();
+        SoakReport report = soakEvicting("sealed", store, sealThenEvictAll(store, false), new StringWriter());
+        assertThat(report.instance("sealed").sealed()).isEqualTo(new Sealed(32, 0, 0, 32, 0, 0));
+        assertThat(report.exitCode()).isEqualTo(Main.OK);
+        assertThat(report.toText()).contains("sealed keys 32: verified 0, missing 0, evicted 32, corrupted 0, unread 0 at the end");
+    }
+
+    @Test
+    void underEvictingASealedKeyWithWrongBytesAtTheEndStillFailsTheSoak() throws Exception {
+        InMemoryAdapterDouble store = new InMemoryAdapterDouble();
+        SoakReport report = soakEvicting("sealed", store, sealThenEvictAll(store, true), new StringWriter());
+        SoakReport.InstanceReport r = report.instance("sealed");
+        assertThat(r.sealed()).isEqualTo(new Sealed(32, 0, 0, 31, 1, 0));
+        assertThat(r.corrupted()).as("the workload never touches a sealed key").isZero();
+        assertThat(report.exitCode()).isEqualTo(Main.FAILED);
+    }
+
+    /**
+     * Seals once 200 loads verified, then drops every object the store holds, with no error; with
+     * {@code corruptOne}, all but the first sealed key, whose bytes it flips. Holds once the workload
+     * has found 10 of the dropped keys missing (the double evicts nothing itself).
+     */
+    private static Condition sealThenEvictAll(InMemoryAdapterDouble store, boolean corruptOne) {
+        boolean[] sealed = {false};
+        return (soak, target) -> {
+            if (!sealed[0] && target.stats(Op.LOAD).snapshot().verified() >= 200) {
+                soak.seal();
+                ObjectKey first = Operations.wireKey(RUN_ID, 0, target.sealed[0]);
+                byte[] bytes = store.objects.get(first);
+                store.objects.clear();
+                if (corruptOne) {
+                    bytes[bytes.length / 2] ^= 1;
+                    store.objects.put(first, bytes);
+                }
+                sealed[0] = true;
+            }
+            return sealed[0] && sum(target, OpStats.Snapshot::evicted) >= 10;
+        };
     }
 
     @Test
@@ -244,7 +355,7 @@ class SoakWithDoublesTest {
         });
         SoakReport.InstanceReport r = report.instance("sealed");
         assertThat(r.sealed().keys()).as("a sixteenth of the 512 keys").isEqualTo(32);
-        assertThat(r.sealed()).isEqualTo(new Sealed(32, 32, 0, 0, 0));
+        assertThat(r.sealed()).isEqualTo(new Sealed(32, 32, 0, 0, 0, 0));
         assertThat(report.exitCode()).isEqualTo(Main.OK);
         assertThat(report.toText()).contains("sealed keys 32: verified 32, missing 0, corrupted 0, unread 0 at the end");
         assertThat(report.toJson()).contains("\"sealed\":{");
@@ -269,7 +380,7 @@ class SoakWithDoublesTest {
         }, err);
         SoakReport.InstanceReport r = report.instance("sealed");
         assertThat(r.lost()).as("the unsealed keys are excused by the marked fault").isZero();
-        assertThat(r.sealed()).isEqualTo(new Sealed(32, 0, 32, 0, 0));
+        assertThat(r.sealed()).isEqualTo(new Sealed(32, 0, 32, 0, 0, 0));
         assertThat(err.toString().lines().filter(line -> line.matches(
                 "kvtier: soak: instance 0 sealed key \\d+, version \\d+ stored from [0-9.]+ s, missing at the end")))
                 .as("each missing sealed key described on stderr").hasSize(32);
@@ -293,7 +404,8 @@ class SoakWithDoublesTest {
             return body[0].contains("kvtier_adapter_metered_objects_loaded") && !body[0].contains("kvtier_adapter_metered_objects_loaded 0.0");
         });
         assertThat(body[0]).contains("kvtier_soak_metered_healthy 1.0", "kvtier_soak_metered_fault_window_open 0.0",
-                "kvtier_soak_metered_load_verified", "kvtier_soak_metered_load_corrupted 0.0", "# TYPE");
+                "kvtier_soak_metered_load_verified", "kvtier_soak_metered_load_corrupted 0.0",
+                "kvtier_soak_metered_load_evicted 0.0", "# TYPE");
         assertThatThrownBy(() -> http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port[0] + "/metrics"))
                 .build(), HttpResponse.BodyHandlers.ofString())).as("stopped with the soak").isInstanceOf(IOException.class);
     }
