@@ -35,7 +35,6 @@
 //   TIME_WAIT ports by default, tcp_tw_reuse = 2).
 
 #include "connect_guard.h"
-#include "load_landing.h"
 #include "node_hearing.h"
 
 #include <fcntl.h>
@@ -155,10 +154,9 @@ Probing::~Probing() { --probing; }
 extern "C" int __wrap_connect(int fd, const struct sockaddr *addr, socklen_t len) {
     const linger abort_on_close{1, 0};
     setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort_on_close, sizeof abort_on_close);
-    kvt_hearing::connecting(fd);
-    kvt_landing::connecting(fd);
-    const int flags = fcntl(fd, F_GETFL);
     std::string key = addr == nullptr ? std::string() : peer_key(addr, len);
+    kvt_hearing::connecting(fd, key);
+    const int flags = fcntl(fd, F_GETFL);
     if (flags < 0 || (flags & O_NONBLOCK) || key.empty()) return __real_connect(fd, addr, len);
 
     std::multiset<Clock::time_point>::iterator mine;

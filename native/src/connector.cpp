@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <exception>
 #include <future>
 #include <map>
@@ -28,10 +27,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "load_landing.h"
 #include "mooncake_api.h"
 #include "node_table.h"
-#include "store_sources.h"
+#include "staging.h"
 
 #define KVT_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -215,6 +213,8 @@ mooncake::ConfigDict further_stripe(mooncake::ConfigDict config) {
 
 struct kvt_client {
     explicit kvt_client(int64_t suspect_after_ms) : nodes(suspect_after_ms, kvt_shim::node_table_hooks()) {}
+    // Declared first, so freed last: the stripes' transfers may still use it until they are torn down.
+    kvt_staging::Pool staging;
     // Native Mooncake clients of one master, each with a transfer engine of its own (its own I/O
     // thread and connections): a batch's transfers are split across them, so more are in flight
     // than one client keeps. The first also answers health checks and probes, and reads objects
@@ -256,6 +256,7 @@ namespace {
 std::shared_ptr<mooncake::RealClient> set_up(const mooncake::ConfigDict &config,
                                              const std::string &which,
                                              std::chrono::milliseconds rpc_timeout) {
+    kvt_shim::bound_master_rpcs(rpc_timeout);
     auto client = create_keeping_sigmask();
     if (!client) throw KvtError(kFailed, "Failed to create mooncake RealClient" + which);
     auto setup = client->setup_internal(config);
@@ -268,7 +269,6 @@ std::shared_ptr<mooncake::RealClient> set_up(const mooncake::ConfigDict &config,
         if (!detail.empty()) msg += ": " + detail;
         throw KvtError(kFailed, msg);  // the RealClient destructor cleans up
     }
-    kvt_shim::set_master_rpc_timeout(*client, rpc_timeout);
     return client;
 }
 }  // namespace
@@ -300,7 +300,9 @@ KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *va
         if (!missing.empty()) throw KvtError(kFailed, "kvtier_mooncake: " + missing);
 
         std::lock_guard<std::mutex> creating(g_create_mutex);
-        kvt_shim::check_objects_unless_told_otherwise();
+        if (!kvt_shim::check_objects_unless_told_otherwise())
+            throw KvtError(kFailed, "kvtier_mooncake: Mooncake read its environment before kvtier's first client, "
+                                    "so it checks no object; set MOONCAKE_STORE_CHECKSUM=true before starting the process");
         auto handle = std::make_unique<kvt_client>(suspect_after_ms);
         const std::chrono::milliseconds rpc_timeout(rpc_timeout_ms);
         handle->stripes.push_back(set_up(config, "", rpc_timeout));
@@ -390,22 +392,14 @@ KVT_EXPORT int32_t kvt_health_check(kvt_client *client) {
 
 namespace {
 
-// After a guarded store: an object whose local copy was refused (its batch completed first) was
-// stored without its bytes, and is removed; its key is an error, as the caller was told already.
-// Only a call whose every key was stored leaves no transfer behind that may still try to send.
-void remove_unread(kvt_client &c, kvt_sources::Registration &sources,
-                   const std::vector<std::string> &ks, int64_t *results) {
-    std::vector<std::string> unread;
-    bool all_stored = true;
-    for (size_t i = 0; i < ks.size(); ++i) {
-        if (results[i] == 0 && sources.refused(i)) {
-            unread.push_back(ks[i]);
-            results[i] = static_cast<int64_t>(mooncake::ErrorCode::TRANSFER_FAIL);
-        }
-        all_stored = all_stored && results[i] == 0;
-    }
-    if (!unread.empty()) next_stripe(c).batchRemove(unread, /*force=*/true);
-    if (all_stored) sources.all_stored();
+// Copies each buffer into its staging while holding the guard, one key at a time so that a caller
+// closing it waits for one copy at most. False once the caller has closed it: nothing is stored.
+bool copy_in(int32_t *guard, const std::vector<void *> &from, const std::vector<size_t> &lens,
+             kvt_staging::Batch &staging) {
+    for (size_t i = 0; i < from.size(); ++i)
+        if (!kvt_staging::while_held(guard, [&] { std::memcpy(staging.buffers()[i], from[i], lens[i]); }))
+            return false;
+    return true;
 }
 
 }  // namespace
@@ -433,18 +427,33 @@ KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
                 config.preferred_segments.push_back(node.substr(0, colon));
         }
 
-        std::optional<kvt_sources::Registration> sources;
-        if (guard != nullptr) sources.emplace(guard, bufs, lens);
+        std::optional<kvt_staging::Batch> staging;
+        if (guard != nullptr) {
+            staging.emplace(client->staging, lens);
+            if (!copy_in(guard, bufs, lens, *staging)) {
+                std::fill_n(results, n, KVT_NOT_DELIVERED);
+                return 0;
+            }
+        }
+        const std::vector<void *> &from = staging ? staging->buffers() : bufs;
         // Each stripe stores a run of the batch, all at once.
         const size_t parts = std::min(client->stripes.size(), static_cast<size_t>(n));
-        in_parallel(parts, [&](size_t p) {
-            const auto run = run_of(p, n, parts);
-            auto got = client->stripes[p]->batch_put_from(items(ks, run), items(bufs, run),
-                                                           items(lens, run), config);
-            check_count("batch_put_from", got, static_cast<int32_t>(run.second - run.first));
-            copy_results(got, results + run.first);
-        });
-        if (sources) remove_unread(*client, *sources, ks, results);
+        try {
+            in_parallel(parts, [&](size_t p) {
+                const auto run = run_of(p, n, parts);
+                auto got = client->stripes[p]->batch_put_from(items(ks, run), items(from, run),
+                                                               items(lens, run), config);
+                check_count("batch_put_from", got, static_cast<int32_t>(run.second - run.first));
+                copy_results(got, results + run.first);
+            });
+        } catch (...) {
+            if (staging) staging->all_late();
+            throw;
+        }
+        // A put that failed may have left a transfer behind that still sends from its staging.
+        if (staging)
+            for (int32_t i = 0; i < n; ++i)
+                if (results[i] != 0) staging->late(i);
         return 0;
     });
 }
@@ -463,109 +472,33 @@ size_t next_replica(NodeTable &nodes, const std::string &name, const kvt_shim::L
     return std::string::npos;
 }
 
-// Where a load's bytes go (kvt_load): straight into the caller's buffers. When the caller gave a
-// guard, they are written only while it is held: transfers receive under it (src/load_landing.h),
-// a copy from this process's own segment runs under it, and a replica outside memory lands in
-// staging memory (ElsewhereStaging), copied into the caller's buffer under it.
-class Delivery {
-   public:
-    Delivery(std::vector<void *> buffers, std::vector<size_t> lens, int32_t *guard)
-        : buffers_(std::move(buffers)), lens_(std::move(lens)), guard_(guard) {
-        if (guard_ != nullptr) landing_.emplace(guard_, buffers_, lens_);
+bool corrupted(int64_t code) {
+    return code == static_cast<int64_t>(mooncake::ErrorCode::CHECKSUM_MISMATCH);
+}
+
+// Where one kvt_load call reads into: the caller's buffers when it gave no guard, else staging
+// memory, whose buffer of a key with a failed transfer is quarantined (staging.h).
+struct Landing {
+    const std::vector<void *> &into;
+    kvt_staging::Batch *staging;  // null: `into` is the caller's
+
+    // A transfer of key i failed; it may still write into the key's buffer. A mismatched checksum
+    // is a transfer that completed.
+    void failed(size_t i, int64_t code) {
+        if (staging != nullptr && !corrupted(code)) staging->late(i);
     }
-
-    bool guarded() const { return guard_ != nullptr; }
-    const std::vector<void *> &buffers() const { return buffers_; }
-    const std::vector<size_t> &lens() const { return lens_; }
-
-    // Runs `read`, whose transfers receive into the caller's buffers only under the guard.
-    template <class Read>
-    void transferring(Read &&read) {
-        if (!landing_) {
-            kvt_landing::OnThisThread loading;
-            return read();
-        }
-        kvt_landing::OnThisThread on(*landing_);
-        read();
-    }
-
-    // Whether a transfer's write into the caller's buffers was refused: the caller closed the
-    // guard, and the failures of keys since may be that refusal.
-    bool refused() const { return landing_ && landing_->refused(); }
-
-    // Runs `write` (which writes the caller's buffers) while holding the guard. Returns false,
-    // without running it, once the caller has closed the guard: the buffers are no longer ours.
-    template <class Write>
-    bool while_held(Write &&write) {
-        if (guard_ != nullptr) return kvt_sources::while_held(guard_, write);
-        write();
-        return true;
-    }
-
-    // Copies each key which[j] read elsewhere whose read succeeded (got[j] == 0) and whose object,
-    // of sizes[j] bytes, fills its buffer, from staged[j] into the caller's buffer. When the guard
-    // was closed, none is copied and the succeeded keys get KVT_NOT_DELIVERED.
-    void deliver_elsewhere(const std::vector<size_t> &which, const std::vector<void *> &staged,
-                           const std::vector<uint64_t> &sizes, std::vector<int64_t> &got) {
-        if (!guarded()) return;
-        const bool delivered = while_held([&] {
-            for (size_t j = 0; j < which.size(); ++j) {
-                const size_t i = which[j];
-                if (got[j] == 0 && sizes[j] == lens_[i]) std::memcpy(buffers_[i], staged[j], lens_[i]);
-            }
-        });
-        if (!delivered)
-            for (auto &code : got)
-                if (code == 0) code = KVT_NOT_DELIVERED;
-    }
-
-   private:
-    std::vector<void *> buffers_;
-    std::vector<size_t> lens_;
-    int32_t *guard_;
-    std::optional<kvt_landing::Call> landing_;
-};
-
-std::mutex g_late_staging_mutex;
-// Staging memory that failed transfers may still write into, and until when they may.
-std::deque<std::pair<std::chrono::steady_clock::time_point, std::unique_ptr<char[]>>> g_late_staging;
-
-// The memory that one guarded load's replicas outside memory land in: Mooncake's batch_get_into
-// writes them with no receive that the connector could hold back, so they are copied into the
-// caller's buffers under the guard. A transfer that failed may still write into it (seen on a
-// flapping link), so unless every read succeeded it is kept, unused, for kLateTransfers.
-class ElsewhereStaging {
-   public:
-    // Not zeroed: only bytes a read wrote are copied out.
-    explicit ElsewhereStaging(size_t bytes) : bytes_(new char[bytes]) {}
-    ElsewhereStaging(const ElsewhereStaging &) = delete;
-    ElsewhereStaging &operator=(const ElsewhereStaging &) = delete;
-    ~ElsewhereStaging() {
-        if (all_read_) return;
-        const auto now = std::chrono::steady_clock::now();
-        std::lock_guard<std::mutex> lock(g_late_staging_mutex);
-        while (!g_late_staging.empty() && g_late_staging.front().first <= now) g_late_staging.pop_front();
-        g_late_staging.emplace_back(now + kvt_sources::kLateTransfers, std::move(bytes_));
-    }
-
-    char *at(size_t offset) { return bytes_.get() + offset; }
-    void all_read() { all_read_ = true; }
-
-   private:
-    std::unique_ptr<char[]> bytes_;
-    bool all_read_ = false;
 };
 
 // One transfer from one node: keys which[j] of the located batch, each from its replica choice[j]
-// (all on `node`), into bufs[which[j]]. Registered in the node table while it runs, so that a
-// stuck transfer makes exactly its node suspect.
+// (all on `node`), into landing.into[which[j]]. Registered in the node table while it runs, so that
+// a stuck transfer makes exactly its node suspect.
 std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
                                 const std::vector<std::string> &ks,
                                 const kvt_shim::Locations &where, const std::string &node,
                                 const std::vector<size_t> &which, const std::vector<size_t> &choice,
-                                const std::vector<void *> &bufs) {
+                                const std::vector<void *> &into) {
     std::vector<void *> group_bufs;
-    for (size_t i : which) group_bufs.push_back(bufs[i]);
+    for (size_t i : which) group_bufs.push_back(into[i]);
     c.nodes.remember(node, ks[which[0]]);
     const uint64_t running = c.nodes.begin({node});
     std::vector<int64_t> got;
@@ -578,10 +511,11 @@ std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
     }
     c.nodes.end(running);
     check_count("BatchGet", got, static_cast<int32_t>(which.size()));
-    // After a read that reached the node, Mooncake has its descriptor at hand; after none, looking
-    // it up would ask the node itself, which may be silent.
-    if (std::find(got.begin(), got.end(), 0) != got.end() && c.nodes.address_unknown(node))
-        c.nodes.learn_address(node, kvt_shim::data_address(stripe, node));
+    // A read that reached the node connected to its data address, which the connect guard avoids
+    // while the node is suspect.
+    if (std::find(got.begin(), got.end(), 0) != got.end() && c.nodes.address_unknown(node) &&
+        !reading.connected().empty())
+        c.nodes.learn_address(node, reading.connected());
     return got;
 }
 
@@ -590,7 +524,7 @@ std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
 // node suspect. Writes results[i] for every pending key.
 void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
                         const kvt_shim::Locations &where, const std::vector<size_t> &pending,
-                        const std::vector<size_t> &choice, Delivery &delivery, int64_t *results) {
+                        const std::vector<size_t> &choice, Landing &landing, int64_t *results) {
     if (pending.empty()) return;
     std::map<std::string, std::pair<std::vector<size_t>, std::vector<size_t>>> by_node;
     for (size_t j = 0; j < pending.size(); ++j) {
@@ -602,38 +536,23 @@ void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
     struct Group {
         const std::string *node;
         mooncake::RealClient *stripe;
-        bool local;  // a memcpy from the first stripe's own segment, which the network cannot stall
         std::vector<size_t> which, choice;
         std::vector<int64_t> got;
     };
     std::vector<Group> groups;
     for (const auto &[node, keys] : by_node) {
+        // A replica in the first stripe's own segment is a memcpy, which more threads do not speed up.
         const bool local = kvt_shim::copies_locally(*c.stripes[0], node);
         const size_t parts = local ? 1 : std::min(c.stripes.size(), keys.first.size());
         for (size_t p = 0; p < parts; ++p) {
             const auto run = run_of(p, keys.first.size(), parts);
-            groups.push_back({&node, c.stripes[p].get(), local, items(keys.first, run),
-                              items(keys.second, run), {}});
+            groups.push_back({&node, c.stripes[p].get(), items(keys.first, run), items(keys.second, run), {}});
         }
     }
     in_parallel(groups.size(), [&](size_t g) {
         auto &group = groups[g];
-        auto read = [&] {
-            group.got = read_group(c, *group.stripe, ks, where, *group.node, group.which,
-                                   group.choice, delivery.buffers());
-        };
-        if (group.local && delivery.guarded()) {
-            // A memcpy, which no network fault can stall: under the guard as a whole.
-            kvt_landing::OnThisThread loading;
-            if (!delivery.while_held(read)) group.got.assign(group.which.size(), KVT_NOT_DELIVERED);
-            return;
-        }
-        delivery.transferring(read);
+        group.got = read_group(c, *group.stripe, ks, where, *group.node, group.which, group.choice, landing.into);
     });
-    if (delivery.refused())
-        for (auto &group : groups)
-            for (auto &code : group.got)
-                if (code != 0) code = KVT_NOT_DELIVERED;
 
     for (const auto &group : groups) {
         for (size_t j = 0; j < group.which.size(); ++j) {
@@ -644,6 +563,7 @@ void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
                 continue;
             }
             results[i] = group.got[j];
+            landing.failed(i, group.got[j]);
             // No second replica into the same buffer: a transfer Mooncake reports failed may
             // still deliver late bytes into it (seen on a flapping link as foreign objects).
             // The key stays a transient error; later reads skip the suspect node up front.
@@ -652,18 +572,13 @@ void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
     }
 }
 
-bool corrupted(int64_t code) {
-    return code == static_cast<int64_t>(mooncake::ErrorCode::CHECKSUM_MISMATCH);
-}
-
 // A replica whose bytes differ from its object's checksum was written after its put completed
 // (by a transfer that Mooncake had reported failed, into memory handed on since); another replica
 // may be whole, and is read instead. When the others are all on suspect nodes, the key is
 // ON_SUSPECT_NODES: one of them may be whole.
 void read_other_replicas_of_corrupted(kvt_client &c, const std::vector<std::string> &ks,
                                       const kvt_shim::Locations &where, std::vector<size_t> pending,
-                                      std::vector<size_t> choice, Delivery &delivery,
-                                      int64_t *results) {
+                                      std::vector<size_t> choice, Landing &landing, int64_t *results) {
     while (!pending.empty()) {
         std::vector<size_t> again, next;
         for (size_t j = 0; j < pending.size(); ++j) {
@@ -677,7 +592,7 @@ void read_other_replicas_of_corrupted(kvt_client &c, const std::vector<std::stri
                 results[i] = KVT_ON_SUSPECT_NODES;
             }
         }
-        read_from_replicas(c, ks, where, again, next, delivery, results);
+        read_from_replicas(c, ks, where, again, next, landing, results);
         pending = std::move(again);
         choice = std::move(next);
     }
@@ -692,40 +607,41 @@ void remove_corrupted(kvt_client &c, const std::vector<std::string> &ks, const i
     if (!corrupted_keys.empty()) next_stripe(c).batchRemove(corrupted_keys, /*force=*/true);
 }
 
-// Reads keys whose replicas are outside memory (disk, NoF) with batch_get_into, through
-// staging memory when the load is guarded. Writes results[i] for each of them.
+// Reads keys whose replicas are outside memory (disk, NoF) with batch_get_into. Writes results[i]
+// for each of them: the bytes read, or an error code.
 void read_elsewhere(mooncake::RealClient &c, const std::vector<std::string> &ks,
-                    const std::vector<size_t> &elsewhere, Delivery &delivery, int64_t *results) {
+                    const std::vector<size_t> &elsewhere, const std::vector<size_t> &lens,
+                    Landing &landing, int64_t *results) {
     if (elsewhere.empty()) return;
-    std::optional<ElsewhereStaging> staging;
-    if (delivery.guarded()) {
-        size_t staged_bytes = 0;
-        for (size_t i : elsewhere) staged_bytes += delivery.lens()[i];
-        staging.emplace(staged_bytes);
-    }
     std::vector<std::string> eks;
     std::vector<void *> ebufs;
     std::vector<size_t> elens;
-    size_t offset = 0;
     for (size_t i : elsewhere) {
         eks.push_back(ks[i]);
-        ebufs.push_back(staging ? staging->at(offset) : delivery.buffers()[i]);
-        elens.push_back(delivery.lens()[i]);
-        offset += delivery.lens()[i];
+        ebufs.push_back(landing.into[i]);
+        elens.push_back(lens[i]);
     }
     auto got = c.batch_get_into(eks, ebufs, elens);
     check_count("batch_get_into", got, static_cast<int32_t>(elsewhere.size()));
-    if (staging && std::all_of(got.begin(), got.end(), [](int64_t rc) { return rc >= 0; })) staging->all_read();
-    // batch_get_into answers with the bytes read; deliver_elsewhere() takes 0 for a whole read.
-    std::vector<int64_t> codes(got.size());
-    std::vector<uint64_t> sizes(got.size());
-    for (size_t j = 0; j < got.size(); ++j) {
-        codes[j] = got[j] < 0 ? got[j] : 0;
-        sizes[j] = got[j] < 0 ? 0 : static_cast<uint64_t>(got[j]);
+    for (size_t j = 0; j < elsewhere.size(); ++j) {
+        results[elsewhere[j]] = got[j];
+        if (got[j] < 0) landing.failed(elsewhere[j], got[j]);
     }
-    delivery.deliver_elsewhere(elsewhere, ebufs, sizes, codes);
-    for (size_t j = 0; j < elsewhere.size(); ++j)
-        results[elsewhere[j]] = codes[j] == 0 ? got[j] : codes[j];
+}
+
+// Copies each key read whole (results[i] >= 0 bytes) from its staging into the caller's buffer
+// while holding the guard, one key at a time. Once the caller has closed the guard, the keys not
+// copied yet get KVT_NOT_DELIVERED.
+void copy_out(int32_t *guard, const kvt_staging::Batch &staging, const std::vector<void *> &to,
+              int64_t *results) {
+    bool open = true;
+    for (size_t i = 0; i < to.size(); ++i) {
+        if (results[i] < 0) continue;
+        open = open && kvt_staging::while_held(guard, [&] {
+            std::memcpy(to[i], staging.buffers()[i], static_cast<size_t>(results[i]));
+        });
+        if (!open) results[i] = KVT_NOT_DELIVERED;
+    }
 }
 
 }  // namespace
@@ -740,7 +656,9 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
         std::vector<void *> bufs;
         std::vector<size_t> lens;
         to_buffers(addrs, sizes, n, bufs, lens);
-        Delivery delivery(std::move(bufs), std::move(lens), guard);
+        std::optional<kvt_staging::Batch> staging;
+        if (guard != nullptr) staging.emplace(client->staging, lens);
+        Landing landing{staging ? staging->buffers() : bufs, staging ? &*staging : nullptr};
 
         client->nodes.sweep();
         const auto where = kvt_shim::locate(c, ks);
@@ -752,7 +670,7 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
                 results[i] = key.error;
             } else if (key.elsewhere) {
                 elsewhere.push_back(i);
-            } else if (delivery.lens()[i] < key.size) {
+            } else if (lens[i] < key.size) {
                 results[i] = static_cast<int64_t>(mooncake::ErrorCode::INVALID_PARAMS);
             } else if (const size_t r = next_replica(client->nodes, ks[i], key, 0); r != std::string::npos) {
                 pending.push_back(i);
@@ -761,9 +679,15 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
                 results[i] = KVT_ON_SUSPECT_NODES;
             }
         }
-        read_from_replicas(*client, ks, where, pending, choice, delivery, results);
-        read_other_replicas_of_corrupted(*client, ks, where, pending, choice, delivery, results);
-        read_elsewhere(c, ks, elsewhere, delivery, results);
+        try {
+            read_from_replicas(*client, ks, where, pending, choice, landing, results);
+            read_other_replicas_of_corrupted(*client, ks, where, pending, choice, landing, results);
+            read_elsewhere(c, ks, elsewhere, lens, landing, results);
+        } catch (...) {
+            if (staging) staging->all_late();
+            throw;
+        }
+        if (staging) copy_out(guard, *staging, bufs, results);
         remove_corrupted(*client, ks, results);
         return 0;
     });

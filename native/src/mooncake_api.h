@@ -25,13 +25,10 @@
 #include "types.h"        // mooncake-store: ErrorCode, toString, ConfigDict
 #include "client_buffer.h"  // mooncake-store: allocateSlices, calculate_total_size
 #include "client_service.h" // mooncake-store: Client, QueryResult
-#include "master_client.h"  // mooncake-store: MasterClient
-#include "rpc_client_io_context.h"  // mooncake-common: RpcClientPool
 #include "lazy_library.h"
 #include "connect_guard.h"
 #include "node_hearing.h"
-#include "environ.h"  // mooncake-common: Environ, EnvironSource
-#include "expose.h"
+#include "environ.h"  // mooncake-common: Environ
 #endif
 
 namespace kvt_shim {
@@ -185,84 +182,18 @@ inline bool copies_locally(mooncake::RealClient &client, const std::string &node
 #endif
 }
 
-#ifndef KVTIER_TESTDOUBLE
-// Mooncake reads its master RPC deadlines only from the environment, when a MasterClient is
-// built. Rather than change the environment of a running, multithreaded process, the pool
-// configuration is set here through pointers to the private members (an explicit template
-// instantiation may name them, expose.h); the pinned headers are checked at compile time.
-struct ClientMaster {
-    using type = mooncake::MasterClient mooncake::Client::*;
-    friend type member(ClientMaster);
-};
-struct MasterPool {
-    using type = mooncake::RpcClientPool mooncake::MasterClient::*;
-    friend type member(MasterPool);
-};
-struct PoolConfig {
-    using type = mooncake::RpcClientPool::PoolConfig mooncake::RpcClientPool::*;
-    friend type member(PoolConfig);
-};
-struct PoolAddress {
-    using type = std::string mooncake::RpcClientPool::*;
-    friend type member(PoolAddress);
-};
-struct PoolMutex {
-    using type = std::shared_mutex mooncake::RpcClientPool::*;
-    friend type member(PoolMutex);
-};
-struct ClientEngine {
-    using type = std::shared_ptr<mooncake::TransferEngine> mooncake::Client::*;
-    friend type member(ClientEngine);
-};
-template struct Expose<ClientMaster, &mooncake::Client::master_client_>;
-template struct Expose<ClientEngine, &mooncake::Client::transfer_engine_>;
-template struct Expose<MasterPool, &mooncake::MasterClient::client_accessor_>;
-template struct Expose<PoolConfig, &mooncake::RpcClientPool::config_>;
-template struct Expose<PoolAddress, &mooncake::RpcClientPool::address_>;
-template struct Expose<PoolMutex, &mooncake::RpcClientPool::mutex_>;
-#endif
-
-// Bounds every later RPC of this client to its master by `timeout`: the connection pool is
-// rebuilt with that deadline for connecting and for each request; calls in flight keep the old
-// pool until they return.
-inline void set_master_rpc_timeout(mooncake::RealClient &client, std::chrono::milliseconds timeout) {
+// Bounds every RPC to its master of the next client set up (its setup's too) by `timeout`, for
+// connecting and for each request. Mooncake reads these deadlines only from the environment, when
+// a client's MasterClient is built; clients are set up one at a time (kvt_create), so each reads
+// its own. Setting a variable does not free the old strings, so a getenv on another thread still
+// reads a valid one; the JVM passes its own copy of the environment to the processes it starts.
+inline void bound_master_rpcs(std::chrono::milliseconds timeout) {
 #ifdef KVTIER_TESTDOUBLE
-    (void)client;
     (void)timeout;
 #else
-    auto &pool = ((*client.client_).*member(ClientMaster{})).*member(MasterPool{});
-    std::string address;
-    {
-        std::lock_guard<std::shared_mutex> lock(pool.*member(PoolMutex{}));
-        auto &config = pool.*member(PoolConfig{});
-        config.client_config.connect_timeout_duration = timeout;
-        config.client_config.request_timeout_duration = timeout;
-        address = pool.*member(PoolAddress{});
-        (pool.*member(PoolAddress{})).clear();  // so that the next call builds a new pool
-    }
-    if (!address.empty()) pool.GetOrCreateClientPool(address);
-#endif
-}
-
-// Where `client`'s transfers from `node` (a transfer endpoint) connect to: its TCP data port at
-// its host, as the connect guard keys addresses. Call it once a transfer from the node has
-// succeeded, so that Mooncake has the node's descriptor at hand and asks no one. Empty when
-// unknown or not TCP.
-inline std::vector<std::string> data_address(mooncake::RealClient &client, const std::string &node) {
-#ifdef KVTIER_TESTDOUBLE
-    (void)client;
-    (void)node;
-    return {};
-#else
-    const auto &engine = (*client.client_).*member(ClientEngine{});
-    if (!engine || !mooncake::globalConfig().metacache) return {};
-    const auto metadata = engine->getMetadata();
-    if (!metadata) return {};
-    const auto desc = metadata->getSegmentDescByName(node);
-    if (!desc || desc->protocol.find("tcp") == std::string::npos || desc->tcp_data_port <= 0) return {};
-    mooncake::TransferMetadata::RpcMetaDesc rpc;
-    if (metadata->getRpcMetaEntry(desc->name, rpc) != 0) return {};
-    return kvt_connect::addresses(rpc.ip_or_host_name, static_cast<uint16_t>(desc->tcp_data_port));
+    const std::string ms = std::to_string(timeout.count());
+    setenv("MC_RPC_TIMEOUT_MS", ms.c_str(), 1);
+    setenv("MC_RPC_CONNECT_TIMEOUT_MS", ms.c_str(), 1);
 #endif
 }
 
@@ -297,6 +228,7 @@ using Probing = kvt_connect::Probing;
 struct ReadingFrom {
     explicit ReadingFrom(int) {}
     ~ReadingFrom() {}
+    std::vector<std::string> connected() const { return {}; }
 };
 #else
 using ReadingFrom = kvt_hearing::ReadingFrom;
@@ -326,20 +258,15 @@ inline NodeTableHooks node_table_hooks() {
 // Mooncake checks each object end to end when MOONCAKE_STORE_CHECKSUM is true: a put stores a
 // CRC-64 of the object with its metadata, and a get whose bytes do not match it fails with
 // CHECKSUM_MISMATCH. The connector turns that on unless the user set the variable. Mooncake reads
-// its environment once, into a process-wide Environ, which each client reads when it is built; so
-// it is rebuilt here, once, before the process's first client exists, rather than the environment
-// of a multithreaded process changed.
-inline void check_objects_unless_told_otherwise() {
+// its environment once, when first asked; call this before the process's first client. False when
+// Mooncake had read it before, and so checks no object.
+inline bool check_objects_unless_told_otherwise() {
 #ifndef KVTIER_TESTDOUBLE
-    struct ChecksumOnUnlessSet : mooncake::EnvironSource {
-        const char *Get(const char *name) const override {
-            const char *value = std::getenv(name);
-            if (value == nullptr && std::strcmp(name, "MOONCAKE_STORE_CHECKSUM") == 0) return "true";
-            return value;
-        }
-    };
-    static std::once_flag once;
-    std::call_once(once, [] { mooncake::Environ::Get() = mooncake::Environ(ChecksumOnUnlessSet{}); });
+    if (std::getenv("MOONCAKE_STORE_CHECKSUM") != nullptr) return true;  // the user's choice
+    setenv("MOONCAKE_STORE_CHECKSUM", "true", 0);
+    return mooncake::Environ::Get().GetStoreChecksumEnabled();
+#else
+    return true;
 #endif
 }
 

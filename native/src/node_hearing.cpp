@@ -3,24 +3,20 @@
 //
 // Why: the connector holds a storage node suspect when a read from it stalls. How long a read
 // runs says little on its own: a batch of hundreds of MiB, several in flight, takes seconds on a
-// healthy node, and made every node suspect at once (docs/bench). What tells a stalled node from
-// a busy one is whether its bytes still come. Each socket a read opens is tagged with its node
-// (Mooncake connects on the submitting thread), and each byte received on it stamps the node.
-// The same receives write a load's bytes straight into the caller's buffers, and so ask
-// src/load_landing.h first.
+// healthy node, and made every node suspect at once. What tells a stalled node from a busy one is
+// whether its bytes still come. Each socket a read opens is tagged with its node (Mooncake
+// connects on the submitting thread), and each byte received on it stamps the node. Without these
+// wraps no node is heard, and a node's reads are judged by their length alone.
 
 #include "node_hearing.h"
-
-#include "load_landing.h"
 
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
+#include <memory>
 
 extern "C" ssize_t __real_recv(int fd, void *buf, size_t len, int flags);
 extern "C" ssize_t __real_recvmsg(int fd, struct msghdr *msg, int flags);
@@ -28,12 +24,42 @@ extern "C" int __real_close(int fd);
 
 namespace {
 
-constexpr int kFds = 1 << 16;  // a socket past it is not heard: its node looks silent sooner
+// A table over every non-negative int, in chunks allocated at first write and never freed, so
+// that a reader needs no lock: socket numbers and node indexes have no bound of their own.
+template <class T>
+class Table {
+   public:
+    // The entry at i, or null when no write reached its chunk yet.
+    std::atomic<T> *find(uint32_t i) const {
+        Chunk *chunk = chunks_[i >> kChunkBits].load(std::memory_order_acquire);
+        return chunk == nullptr ? nullptr : &chunk->at[i & kChunkMask];
+    }
+    std::atomic<T> &at(uint32_t i) {
+        auto &slot = chunks_[i >> kChunkBits];
+        Chunk *chunk = slot.load(std::memory_order_acquire);
+        if (chunk == nullptr) {
+            auto fresh = std::make_unique<Chunk>();
+            if (slot.compare_exchange_strong(chunk, fresh.get(), std::memory_order_acq_rel))
+                chunk = fresh.release();
+        }
+        return chunk->at[i & kChunkMask];
+    }
+
+   private:
+    static constexpr int kChunkBits = 16;
+    static constexpr uint32_t kChunkMask = (1u << kChunkBits) - 1;
+    struct Chunk {
+        std::atomic<T> at[1u << kChunkBits] = {};
+    };
+    std::atomic<Chunk *> chunks_[1u << (31 - kChunkBits)] = {};
+};
+
 constexpr int kNone = -1;
 
-std::array<std::atomic<int>, kFds> node_of_fd_plus_1{};  // 0: no node
-std::array<std::atomic<int64_t>, kvt_hearing::kNodes> heard_ms{};
+Table<int> node_of_fd_plus_1;  // 0: no node
+Table<int64_t> heard_ms;
 thread_local int reading_from = kNone;
+thread_local kvt_hearing::ReadingFrom *reading = nullptr;
 
 int64_t now_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -42,73 +68,61 @@ int64_t now_ms() {
 }
 
 void heard(int fd, ssize_t got) {
-    if (got <= 0 || fd < 0 || fd >= kFds) return;
-    const int node = node_of_fd_plus_1[fd].load(std::memory_order_relaxed) - 1;
-    if (node != kNone) heard_ms[node].store(now_ms(), std::memory_order_relaxed);
+    if (got <= 0 || fd < 0) return;
+    const auto *entry = node_of_fd_plus_1.find(static_cast<uint32_t>(fd));
+    const int node = entry == nullptr ? kNone : entry->load(std::memory_order_relaxed) - 1;
+    if (node != kNone) heard_ms.at(static_cast<uint32_t>(node)).store(now_ms(), std::memory_order_relaxed);
 }
 
 }  // namespace
 
 namespace kvt_hearing {
 
-ReadingFrom::ReadingFrom(int node) : before_(reading_from) {
-    reading_from = node >= 0 && node < kNodes ? node : kNone;
+ReadingFrom::ReadingFrom(int node) : before_(reading_from), outer_(reading) {
+    reading_from = node >= 0 ? node : kNone;
+    reading = this;
 }
 
-ReadingFrom::~ReadingFrom() { reading_from = before_; }
+ReadingFrom::~ReadingFrom() {
+    reading_from = before_;
+    reading = outer_;
+}
+
+void ReadingFrom::connected_to(const std::string &address) {
+    if (std::find(connected_.begin(), connected_.end(), address) == connected_.end()) connected_.push_back(address);
+}
 
 int64_t last_heard_ms(int node) {
-    if (node < 0 || node >= kNodes) return 0;
-    return heard_ms[node].load(std::memory_order_relaxed);
+    if (node < 0) return 0;
+    const auto *entry = heard_ms.find(static_cast<uint32_t>(node));
+    return entry == nullptr ? 0 : entry->load(std::memory_order_relaxed);
 }
 
-void connecting(int fd) {
-    if (fd >= 0 && fd < kFds) node_of_fd_plus_1[fd].store(reading_from + 1, std::memory_order_relaxed);
+void connecting(int fd, const std::string &address) {
+    if (fd < 0) return;
+    if (reading_from != kNone || node_of_fd_plus_1.find(static_cast<uint32_t>(fd)) != nullptr)
+        node_of_fd_plus_1.at(static_cast<uint32_t>(fd)).store(reading_from + 1, std::memory_order_relaxed);
+    if (reading != nullptr && !address.empty()) reading->connected_to(address);
 }
 
 }  // namespace kvt_hearing
 
-// A receive that would write a load's buffers after its call returned or its guard was closed
-// fails as on a connection the peer reset, and Mooncake's transfer with it.
 extern "C" ssize_t __wrap_recv(int fd, void *buf, size_t len, int flags) {
-    ssize_t got = -1;
-    if (!kvt_landing::admit(kvt_landing::of(fd), buf, len, [&] { got = __real_recv(fd, buf, len, flags); })) {
-        errno = ECONNRESET;
-        return -1;
-    }
+    const ssize_t got = __real_recv(fd, buf, len, flags);
     heard(fd, got);
     return got;
 }
 
 extern "C" ssize_t __wrap_recvmsg(int fd, struct msghdr *msg, int flags) {
-    ssize_t got = -1;
-    const auto call = kvt_landing::of(fd);
-    auto receive = [&] { got = __real_recvmsg(fd, msg, flags); };
-    // Mooncake's transport receives into one buffer at a time; several are admitted as their span.
-    bool admitted = true;
-    if (call == nullptr || msg->msg_iovlen == 0) {
-        receive();
-    } else {
-        auto low = reinterpret_cast<uintptr_t>(msg->msg_iov[0].iov_base), high = low;
-        for (size_t i = 0; i < msg->msg_iovlen; ++i) {
-            const auto start = reinterpret_cast<uintptr_t>(msg->msg_iov[i].iov_base);
-            low = std::min(low, start);
-            high = std::max(high, start + msg->msg_iov[i].iov_len);
-        }
-        admitted = kvt_landing::admit(call, reinterpret_cast<const void *>(low), high - low, receive);
-    }
-    if (!admitted) {
-        errno = ECONNRESET;
-        return -1;
-    }
+    const ssize_t got = __real_recvmsg(fd, msg, flags);
     heard(fd, got);
     return got;
 }
 
 // A number that close() frees may come back from accept() (this client's own segment server),
-// which never connects: it must not inherit a node, nor a load's call.
+// which never connects: it must not inherit a node.
 extern "C" int __wrap_close(int fd) {
-    if (fd >= 0 && fd < kFds) node_of_fd_plus_1[fd].store(0, std::memory_order_relaxed);
-    kvt_landing::closing(fd);
+    if (fd >= 0)
+        if (auto *entry = node_of_fd_plus_1.find(static_cast<uint32_t>(fd))) entry->store(0, std::memory_order_relaxed);
     return __real_close(fd);
 }

@@ -1,16 +1,16 @@
-// When bytes last came from each storage node this client reads from (node_hearing.cpp, real
-// connector only).
+// When bytes last came from each storage node this process reads from (node_hearing.cpp, real
+// connector only): a liveness aid, through -Wl,--wrap of recv, recvmsg and close.
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace kvt_hearing {
 
-// Node indexes below this are heard; the reads of a node past it are judged by their length alone.
-constexpr int kNodes = 4096;
-
 // Connections this thread opens while one lives read from `node` (an index): bytes received on
-// them are heard from it. Mooncake's TCP transport connects on the thread that submits a transfer.
+// them are heard from it. Mooncake's TCP transport connects on the thread that submits a transfer;
+// if it did not, the node's reads would be judged by their length alone.
 class ReadingFrom {
   public:
     explicit ReadingFrom(int node);
@@ -18,14 +18,22 @@ class ReadingFrom {
     ReadingFrom(const ReadingFrom &) = delete;
     ReadingFrom &operator=(const ReadingFrom &) = delete;
 
+    // The addresses this thread connected to while it lived, in the connect guard's form.
+    const std::vector<std::string> &connected() const { return connected_; }
+    // Called by connecting() on this thread.
+    void connected_to(const std::string &address);
+
   private:
     int before_;
+    ReadingFrom *outer_;
+    std::vector<std::string> connected_;
 };
 
 // Milliseconds on the steady clock when bytes last came from `node`; 0 if they never did.
 int64_t last_heard_ms(int node);
 
-// The connect guard tells of every connect, so that the socket reads from this thread's node.
-void connecting(int fd);
+// The connect guard tells of every connect (to `address`, in its form), so that the socket reads
+// from this thread's node.
+void connecting(int fd, const std::string &address);
 
 }  // namespace kvt_hearing

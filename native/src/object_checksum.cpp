@@ -1,5 +1,6 @@
 // Mooncake's object checksum, as linked into the connector, computed 16 bytes at a time
-// (-Wl,--wrap on CrcChecksum::Update, on the connector only).
+// (-Wl,--wrap on CrcChecksum::Update, on the connector only): a speed aid. Without it, Mooncake's
+// own code computes the same CRC, a byte at a time.
 //
 // Why: with object checksums on, a put stores a CRC-64 of the object with its metadata, and a get
 // whose bytes do not match it fails with CHECKSUM_MISMATCH. That catches what no deadline can:
@@ -14,11 +15,10 @@
 // 256 bytes at a time where the CPU multiplies 512 bits at once (VPCLMULQDQ with AVX-512): about
 // 50 GB/s (bench/checksum_bench.cpp, on a 1 MiB buffer; it also checks that the two agree).
 // The fold keeps a 128-bit remainder congruent to the message so far modulo the polynomial; that
-// remainder's 16 bytes and any tail of under 16 go through Mooncake's own code. It is used only
-// once it gave Mooncake's own result on a test pattern, and only on CPUs that have the
-// instructions. The 128-bit fold, at about memcpy's speed, cost stores and loads on loopback
-// (where memory is the limit) up to half their throughput; the 512-bit one about a third
-// (docs/bench/README.md).
+// remainder's 16 bytes and any tail of under 16 go through Mooncake's own code. The result enters
+// the checksum's register through its public Update, as 8 bytes that lead there from its current
+// value. It is used only once it gave Mooncake's own result on a test pattern, and only on CPUs
+// that have the instructions.
 
 #include <cpuid.h>
 #include <immintrin.h>
@@ -28,27 +28,28 @@
 #include <initializer_list>
 
 #include "crc_checksum.h"
-#include "expose.h"
-#include "load_landing.h"
-#include "store_sources.h"
 
 extern "C" void __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(mooncake::CrcChecksum *self,
                                                             const void *data, size_t size);
 
-namespace kvt_shim {
-// CrcChecksum holds its register in a private member (expose.h).
-struct CrcRegister {
-    using type = uint64_t mooncake::CrcChecksum::*;
-    friend type member(CrcRegister);
-};
-template struct Expose<CrcRegister, &mooncake::CrcChecksum::crc_>;
-}  // namespace kvt_shim
-
 namespace {
 
-using kvt_shim::CrcRegister;
-
 constexpr uint64_t kPolynomial = 0x42F0E1EBA9EA3693ULL;  // Mooncake's, without the x^64 term
+
+// v * x^-64 mod P: P's constant term is 1, so v, or v + P, is divisible by x.
+uint64_t divided_by_x64(uint64_t v) {
+    for (int i = 0; i < 64; ++i) v = (v & 1) != 0 ? ((v ^ kPolynomial) >> 1) | (1ULL << 63) : v >> 1;
+    return v;
+}
+
+// Sets the checksum's register to `target` through Mooncake's own Update: 8 bytes B move a register
+// r to (r + B) * x^64 mod P.
+void set_register(mooncake::CrcChecksum &checksum, uint64_t target) {
+    const uint64_t b = checksum.Finalize() ^ divided_by_x64(target);
+    uint8_t bytes[8];
+    for (int k = 0; k < 8; ++k) bytes[k] = static_cast<uint8_t>(b >> (56 - 8 * k));
+    __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(&checksum, bytes, sizeof bytes);
+}
 
 // x^n mod P, for n >= 64.
 uint64_t x_to_the(unsigned n) {
@@ -59,7 +60,7 @@ uint64_t x_to_the(unsigned n) {
 
 uint64_t mooncakes(uint64_t crc, const uint8_t *p, size_t n) {
     mooncake::CrcChecksum checksum;
-    checksum.*member(CrcRegister{}) = crc;
+    set_register(checksum, crc);
     __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(&checksum, p, n);
     return checksum.Finalize();
 }
@@ -182,27 +183,26 @@ bool folding_gives_mooncakes_result(bool wide) {
     return true;
 }
 
+// Whether the register can be set through Update, as set_register assumes.
+bool register_can_be_set() {
+    for (uint64_t target : {0ULL, 1ULL, 0x8000000000000000ULL, 0x9E3779B97F4A7C15ULL}) {
+        mooncake::CrcChecksum checksum;
+        __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(&checksum, "kvtier", 6);
+        set_register(checksum, target);
+        if (checksum.Finalize() != target) return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 extern "C" void __wrap__ZN8mooncake11CrcChecksum6UpdateEPKvm(mooncake::CrcChecksum *self,
                                                             const void *data, size_t size) {
-    static const bool fold = cpu_can_fold() && folding_gives_mooncakes_result(false);
+    static const bool fold = cpu_can_fold() && register_can_be_set() && folding_gives_mooncakes_result(false);
     static const bool wide = fold && cpu_can_fold_wide() && folding_gives_mooncakes_result(true);
-    auto update = [&] {
-        if (!fold || size < 16) {
-            __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(self, data, size);
-            return;
-        }
-        uint64_t &crc = self->*member(CrcRegister{});
-        crc = folded(crc, static_cast<const uint8_t *>(data), size, wide);
-    };
-    // A checksum reads the caller's buffer only while its batch's guard is held. A store's, when
-    // refused: so are the store's transfers, and no object of it stays. A load's, when refused:
-    // the key is not delivered, and the mismatch that follows is not taken for a corrupted replica.
-    // A load's is never asked of the stores' registry: a store of the same slice whose batch
-    // completed may still be running, and its closed guard would make a whole replica look corrupted.
-    if (kvt_landing::loading())
-        kvt_landing::admit(kvt_landing::current(), data, size, update);
-    else
-        kvt_sources::read_in_call(data, update);
+    if (!fold || size < 16) {
+        __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(self, data, size);
+        return;
+    }
+    set_register(*self, folded(self->Finalize(), static_cast<const uint8_t *>(data), size, wide));
 }

@@ -55,9 +55,6 @@
 //                                         then completes normally once the node is unlisted.
 #include "mooncake_testdouble.h"
 
-#include "load_landing.h"
-#include "store_sources.h"
-
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -344,14 +341,7 @@ std::vector<int> RealClient::batch_put_from(const std::vector<std::string> &keys
             }
             for (const auto &node : placed) wait_while_silent(node);
             const char *p = static_cast<const char *>(buffers[i]);
-            // The transfer reads the caller's buffer as Mooncake's do: through store_sources.h,
-            // which refuses the read once the batch completed. It ends within this call.
-            std::vector<char> bytes;
-            if (kvt_sources::read_in_call(p, [&] { bytes.assign(p, p + sizes[i]); }) ==
-                kvt_sources::Read::refused) {
-                out[i] = kTransferFail;
-                continue;
-            }
+            std::vector<char> bytes(p, p + sizes[i]);
             std::lock_guard<std::mutex> lock(store_->mu);
             // An existing key is left untouched and reported as success, as Mooncake
             // maps OBJECT_ALREADY_EXISTS to 0.
@@ -445,10 +435,6 @@ std::vector<int64_t> RealClient::testdouble_read_from(const std::vector<std::str
     if (batch_prologue(kGet, keys.size())) return std::vector<int64_t>(keys.size() + 1, kInternal);
     std::vector<int64_t> out(keys.size());
     std::vector<LateBytes> failed_now;
-    // Bytes land as Mooncake's transfers receive them: through load_landing.h, on the connection
-    // of the call that opened it (this thread's), and outside the store's lock, which a thread
-    // holding the guard may be waiting for.
-    const auto &connection = kvt_landing::current();
     for (size_t i = 0; i < keys.size(); ++i) {
         wait_while_silent(nodes[i]);
         std::unique_lock<std::mutex> lock(store_->mu);
@@ -456,7 +442,7 @@ std::vector<int64_t> RealClient::testdouble_read_from(const std::vector<std::str
         if (late != late_bytes_keys_.end()) {
             late_bytes_keys_.erase(late);
             auto it = store_->objects.find(keys[i]);
-            failed_now.push_back({buffers[i], it == store_->objects.end() ? 0 : it->second.size(), connection});
+            failed_now.push_back({buffers[i], it == store_->objects.end() ? 0 : it->second.size()});
             out[i] = kTransferFail;
             continue;
         }
@@ -470,14 +456,12 @@ std::vector<int64_t> RealClient::testdouble_read_from(const std::vector<std::str
         auto bytes = it->second;
         lock.unlock();
         if (nodes[i] == corrupt_node_) {
-            const bool landed = kvt_landing::admit(connection, buffers[i], bytes.size(),
-                                                   [&] { std::memset(buffers[i], 0xEE, bytes.size()); });
-            out[i] = landed ? static_cast<int64_t>(ErrorCode::CHECKSUM_MISMATCH) : kTransferFail;
+            std::memset(buffers[i], 0xEE, bytes.size());
+            out[i] = static_cast<int64_t>(ErrorCode::CHECKSUM_MISMATCH);
             continue;
         }
-        const bool landed = kvt_landing::admit(connection, buffers[i], bytes.size(),
-                                               [&] { std::memcpy(buffers[i], bytes.data(), bytes.size()); });
-        out[i] = landed ? 0 : kTransferFail;
+        std::memcpy(buffers[i], bytes.data(), bytes.size());
+        out[i] = 0;
     }
     std::vector<LateBytes> delivered_now;
     {
@@ -485,7 +469,7 @@ std::vector<int64_t> RealClient::testdouble_read_from(const std::vector<std::str
         delivered_now = std::exchange(late_bytes_, std::move(failed_now));
     }
     for (const auto &late : delivered_now)
-        kvt_landing::admit(late.connection, late.buffer, late.size, [&] { std::memset(late.buffer, 0xEE, late.size); });
+        std::memset(late.buffer, 0xEE, late.size);
     return out;
 }
 

@@ -26,7 +26,6 @@
 #include <unordered_set>
 #include <vector>
 
-#include "load_landing.h"
 
 namespace mooncake {
 
@@ -174,7 +173,6 @@ class RealClient {
     struct LateBytes {
         void *buffer;
         size_t size;
-        kvt_landing::Connection connection;  // the failed transfer's
     };
     std::vector<LateBytes> late_bytes_;  // guarded by mu_: what the last read call's failed transfers deliver
 };

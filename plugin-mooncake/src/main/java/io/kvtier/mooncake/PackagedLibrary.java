@@ -60,7 +60,8 @@ final class PackagedLibrary {
 
     /**
      * What the plugin jar carries: whether a connector is packaged and, when it is, the Mooncake
-     * commit it was built from (the build's {@value #BUILD_FACTS}).
+     * commit it was built from and the aids it links over Mooncake's own symbols (the build's
+     * {@value #BUILD_FACTS}; native/wraps.cmake describes each aid).
      */
     static Map<String, String> describe(ClassLoader resources) {
         if (resources == null || resources.getResource(RESOURCE) == null) {
@@ -74,8 +75,10 @@ final class PackagedLibrary {
         } catch (IOException e) {
             return Map.of("connector", "packaged (" + RESOURCE + "); " + BUILD_FACTS + " unreadable: " + e);
         }
+        String unknown = "unknown (no " + BUILD_FACTS + ")";
         return Map.of("connector", "packaged (" + RESOURCE + ")",
-                "mooncake_commit", facts.getProperty("mooncake.commit", "unknown (no " + BUILD_FACTS + ")"));
+                "mooncake_commit", facts.getProperty("mooncake.commit", unknown),
+                "connector_aids", facts.getProperty("connector.aids", unknown));
     }
 
     private static boolean isLinuxX8664() {

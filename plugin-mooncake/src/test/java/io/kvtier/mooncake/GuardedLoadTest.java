@@ -21,11 +21,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * kvt_load's guard, through the double with two storage nodes, of which "a" stands for this
- * client's own segment: key 0 lives on a, key 1 on b. Both are read straight into the caller's
- * buffers, and only under the guard: the remote key's transfer receives under it
- * (native/src/load_landing.h), the local key's copy runs under it. A replica outside memory, which
- * the double has when it has no storage nodes, lands in the connector's own staging memory and is
- * copied in under the guard. The guard is a {@link LaneTask}'s, as in the adapter.
+ * client's own segment: key 0 lives on a, key 1 on b. A guarded load reads every key into the
+ * connector's staging memory and copies it into the caller's buffer under the guard
+ * (native/src/staging.h), also a replica outside memory, which the double has when it has no
+ * storage nodes. An unguarded one reads straight into the buffers. The guard is a
+ * {@link LaneTask}'s, as in the adapter.
  */
 class GuardedLoadTest {
     private static final long NOT_DELIVERED = -9101;
@@ -77,7 +77,7 @@ class GuardedLoadTest {
     }
 
     @Test
-    void bothKeysAreReadStraightIntoTheirBuffers() {
+    void bothKeysReachTheirBuffers() {
         assertThat(load(task)).containsExactly(SIZE, SIZE);
         assertThat(l1.read(0, SIZE)).isEqualTo(object(0));
         assertThat(l1.read(SIZE, SIZE)).isEqualTo(object(1));

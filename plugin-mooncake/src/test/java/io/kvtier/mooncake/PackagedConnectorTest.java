@@ -33,13 +33,15 @@ class PackagedConnectorTest {
     }
 
     @Test
-    void aJarWithAConnectorNamesTheMooncakeCommitItWasBuiltFrom(@TempDir Path dir) throws Exception {
+    void aJarWithAConnectorNamesTheMooncakeCommitItWasBuiltFromAndItsAids(@TempDir Path dir) throws Exception {
         write(dir, PackagedLibrary.RESOURCE, "not really a library");
-        write(dir, PackagedLibrary.BUILD_FACTS, "mooncake.commit=3b5a594133958449a1feaf1c9e0fc1b553e34a28\n");
+        write(dir, PackagedLibrary.BUILD_FACTS,
+                "mooncake.commit=3b5a594133958449a1feaf1c9e0fc1b553e34a28\nconnector.aids=connect_guard,fast_crc\n");
         try (URLClassLoader jar = jarOf(dir)) {
             assertThat(PackagedLibrary.describe(jar)).isEqualTo(Map.of(
                     "connector", "packaged (" + PackagedLibrary.RESOURCE + ")",
-                    "mooncake_commit", "3b5a594133958449a1feaf1c9e0fc1b553e34a28"));
+                    "mooncake_commit", "3b5a594133958449a1feaf1c9e0fc1b553e34a28",
+                    "connector_aids", "connect_guard,fast_crc"));
         }
     }
 

@@ -1,0 +1,21 @@
+# Fails when the linked Mooncake no longer calls a symbol the connector wraps (wraps.cmake): such
+# a wrap would be inert, and its aid silently gone. Run with -DNM=<nm> -DSYMBOLS=<a|b> -DARCHIVES=<x.a|y.a>.
+string(REPLACE "|" ";" SYMBOLS "${SYMBOLS}")
+string(REPLACE "|" ";" ARCHIVES "${ARCHIVES}")
+set(_undefined "")
+foreach(_archive IN LISTS ARCHIVES)
+  execute_process(COMMAND ${NM} --undefined-only ${_archive} OUTPUT_VARIABLE _out ERROR_QUIET)
+  string(APPEND _undefined "${_out}")
+endforeach()
+set(_inert "")
+foreach(_symbol IN LISTS SYMBOLS)
+  string(REGEX MATCH " U ${_symbol}(@[^\n]*)?\n" _found "${_undefined}")
+  if(NOT _found)
+    list(APPEND _inert ${_symbol})
+  endif()
+endforeach()
+if(_inert)
+  message(FATAL_ERROR "kvtier: Mooncake no longer calls ${_inert}, which native/wraps.cmake wraps: "
+                      "the aid is inert. Retire it there, or wrap what Mooncake calls now.")
+endif()
+message(STATUS "kvtier: every wrapped symbol is called by Mooncake: ${SYMBOLS}")

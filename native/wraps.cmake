@@ -1,0 +1,46 @@
+# Every -Wl,--wrap of the real connector, in one place. Each is an aid: without it the connector is
+# slower or tells a silent node later, never wrong. No guarantee of the connector rests on one: a
+# batch's bounds come from its deadline, the caller's buffers from staging (src/staging.h), foreign
+# bytes are caught by Mooncake's object checksum.
+#
+# The build checks that the linked Mooncake still calls each wrapped symbol (check_wraps.cmake): a
+# wrap that no longer engages fails the build rather than go inert. The aids built in are listed
+# in connector.properties, which `kvtier adapters mooncake_store` shows.
+#
+# connect_guard (src/connect_guard.cpp), wraps connect:
+#   corrects: Mooncake's TCP transport connects with a blocking connect() on the caller's thread,
+#     bounded only by the kernel's SYN retries (about two minutes), and closes connections normally,
+#     so a timed-out master RPC is still sent after a partition heals, and TIME_WAITs pile up.
+#   retired by: a connect timeout in Mooncake's TCP transport, and an abortive close of the
+#     connection of a master RPC that timed out.
+#   without it: a batch with a replica on a silent node waits out its deadline instead of failing
+#     at once; a stale master request may be carried out after a heal (RealStaleRequestTest).
+# node_hearing (src/node_hearing.cpp), wraps recv, recvmsg, close:
+#   corrects: nothing tells the connector whether a running transfer still receives bytes.
+#   retired by: per-transfer progress in Mooncake's public API (transferred bytes of a batch).
+#   without it: a node's reads are judged by their length alone, so a busy node can be taken for
+#     a silent one (suspect_after_ms must then exceed the longest healthy read).
+# completion_wait (src/completion_wait.cpp), wraps TransferEngine::getTransferStatus:
+#   corrects: Mooncake waits for a transfer batch in a loop that never sleeps, a core per batch.
+#   retired by: building Mooncake with USE_EVENT_DRIVEN_COMPLETION once it serves the TCP transport.
+#   without it: up to a third of a 2-core client's CPU goes to polling; throughput drops.
+# fast_crc (src/object_checksum.cpp), wraps CrcChecksum::Update:
+#   corrects: Mooncake computes its object checksum a byte at a time (0.35 GB/s).
+#   retired by: a table-driven or folded CRC in Mooncake's CrcChecksum.
+#   without it: checksums cap stores and loads at about 0.35 GB/s per thread.
+set(KVTIER_AIDS
+  "connect_guard:connect"
+  "node_hearing:recv,recvmsg,close"
+  "completion_wait:_ZN8mooncake14TransferEngine17getTransferStatusEmmRNS_9Transport14TransferStatusE"
+  "fast_crc:_ZN8mooncake11CrcChecksum6UpdateEPKvm")
+
+set(KVTIER_AID_NAMES)
+set(KVTIER_WRAPPED_SYMBOLS)
+foreach(_aid IN LISTS KVTIER_AIDS)
+  string(REPLACE ":" ";" _parts "${_aid}")
+  list(GET _parts 0 _name)
+  list(GET _parts 1 _symbols)
+  string(REPLACE "," ";" _symbols "${_symbols}")
+  list(APPEND KVTIER_AID_NAMES ${_name})
+  list(APPEND KVTIER_WRAPPED_SYMBOLS ${_symbols})
+endforeach()
