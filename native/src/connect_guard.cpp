@@ -12,12 +12,14 @@
 // longer than kUnanswered, or its last connect timed out, further connects to it fail at once
 // with ETIMEDOUT, as Mooncake's transfer would have failed at the end of the kernel's retries.
 // One connect at a time still tries it, so the address is cleared as soon as it answers again.
+// Whether an address answers connects is a fact of the network, so that is shared by every client
+// of the process, deliberately: another client's connect to a silent address would stall as long.
 // Non-blocking connects (the master RPCs, asio's asynchronous ones) are passed through unbounded.
 //
 // A node that answers connects but not transfers (its process paused: its kernel still accepts)
 // is caught by the connector instead, which holds it suspect once its reads stall and has its
-// data address avoided here: a store the master placed there then fails at once, as it would on
-// a silent node, rather than wait out its batch's deadline. The connector's probe of the node is
+// data address avoided here, on that client's threads only (Avoided): a store the master placed
+// there then fails at once, as it would on a silent node, rather than wait out its batch's deadline. The connector's probe of the node is
 // let through, so that the node is cleared as soon as it answers.
 //
 // And every connection made here, blocking or not, closes at once, its unsent bytes dropped
@@ -69,8 +71,8 @@ struct Peer {
 
 std::mutex peers_mu;
 std::map<std::string, Peer> peers;  // by address and port, as bytes
-std::map<std::string, int> avoided;  // by address and port, as bytes: how many avoid it
 thread_local int probing = 0;
+thread_local const kvt_connect::Avoided *avoiding = nullptr;
 
 std::string peer_key(const struct sockaddr *addr, socklen_t len) {
     if (addr->sa_family == AF_INET && len >= sizeof(sockaddr_in)) {
@@ -133,18 +135,26 @@ std::vector<std::string> addresses(const std::string &host, uint16_t port) {
     return out;
 }
 
-void avoid(const std::vector<std::string> &addresses) {
-    std::lock_guard<std::mutex> lock(peers_mu);
-    for (const auto &key : addresses) ++avoided[key];
+void Avoided::avoid(const std::vector<std::string> &addresses) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto &key : addresses) ++counts_[key];
 }
 
-void allow(const std::vector<std::string> &addresses) {
-    std::lock_guard<std::mutex> lock(peers_mu);
+void Avoided::allow(const std::vector<std::string> &addresses) {
+    std::lock_guard<std::mutex> lock(mu_);
     for (const auto &key : addresses) {
-        auto it = avoided.find(key);
-        if (it != avoided.end() && --it->second == 0) avoided.erase(it);
+        auto it = counts_.find(key);
+        if (it != counts_.end() && --it->second == 0) counts_.erase(it);
     }
 }
+
+bool Avoided::contains(const std::string &address) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return counts_.count(address) != 0;
+}
+
+AvoidingFor::AvoidingFor(const Avoided &avoided) : before_(avoiding) { avoiding = &avoided; }
+AvoidingFor::~AvoidingFor() { avoiding = before_; }
 
 Probing::Probing() { ++probing; }
 Probing::~Probing() { --probing; }
@@ -163,7 +173,7 @@ extern "C" int __wrap_connect(int fd, const struct sockaddr *addr, socklen_t len
     Peer *peer;
     {
         std::lock_guard<std::mutex> lock(peers_mu);
-        if (probing == 0 && avoided.count(key) != 0) {
+        if (probing == 0 && avoiding != nullptr && avoiding->contains(key)) {
             errno = ETIMEDOUT;
             return -1;
         }

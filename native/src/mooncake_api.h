@@ -1,9 +1,9 @@
-// The one place where connector.cpp meets Mooncake.
+// The one place where the connector meets Mooncake.
 //
 // Normal build: Mooncake's own headers (found through MOONCAKE_INCLUDE_DIR).
 // -DKVTIER_TESTDOUBLE: the in-memory test fixture in native/testdouble/, which mirrors
-// the subset of the API used by connector.cpp. Anything that must differ between the two
-// lives here, so connector.cpp itself is byte-for-byte the same in both libraries.
+// the subset of the API used by the connector. Anything that must differ between the two
+// lives here, so the connector sources are byte-for-byte the same in both libraries.
 #pragma once
 
 #include <chrono>
@@ -197,22 +197,21 @@ inline void bound_master_rpcs(std::chrono::milliseconds timeout) {
 #endif
 }
 
-// Connects to these addresses fail at once while avoided, except a probe's (connect_guard.h).
-inline void avoid(const std::vector<std::string> &addresses) {
+// The data addresses a client avoids, and the scope in which a thread's connects are that
+// client's (connect_guard.h). The double connects nowhere.
 #ifdef KVTIER_TESTDOUBLE
-    (void)addresses;
+struct Avoided {
+    void avoid(const std::vector<std::string> &) {}
+    void allow(const std::vector<std::string> &) {}
+};
+struct AvoidingFor {
+    explicit AvoidingFor(const Avoided &) {}
+    ~AvoidingFor() {}
+};
 #else
-    kvt_connect::avoid(addresses);
+using Avoided = kvt_connect::Avoided;
+using AvoidingFor = kvt_connect::AvoidingFor;
 #endif
-}
-
-inline void allow(const std::vector<std::string> &addresses) {
-#ifdef KVTIER_TESTDOUBLE
-    (void)addresses;
-#else
-    kvt_connect::allow(addresses);
-#endif
-}
 
 #ifdef KVTIER_TESTDOUBLE
 struct Probing {
@@ -245,14 +244,16 @@ inline int64_t last_heard_ms(int node) {
 #endif
 }
 
-// The node table's view of this build: the steady clock, what was heard, the connect guard.
-inline NodeTableHooks node_table_hooks() {
+// The node table's view of this build: the steady clock, what was heard, the client's avoided
+// addresses (which must outlive the table).
+inline NodeTableHooks node_table_hooks(Avoided &avoided) {
     return {[] {
                 return std::chrono::duration_cast<std::chrono::milliseconds>(
                            std::chrono::steady_clock::now().time_since_epoch())
                     .count();
             },
-            last_heard_ms, avoid, allow};
+            last_heard_ms, [&avoided](const std::vector<std::string> &a) { avoided.avoid(a); },
+            [&avoided](const std::vector<std::string> &a) { avoided.allow(a); }};
 }
 
 // Mooncake checks each object end to end when MOONCAKE_STORE_CHECKSUM is true: a put stores a

@@ -1,4 +1,4 @@
-// TEST FIXTURE - in-memory stand-in for the Mooncake API subset used by connector.cpp.
+// TEST FIXTURE - in-memory stand-in for the Mooncake API subset used by the connector.
 //
 // Test knobs, read from the setup ConfigDict (the Java adapter forwards unknown keys, so
 // tests configure them like any other Mooncake setting). An unknown `testdouble_*` key or

@@ -1,10 +1,10 @@
 // TEST FIXTURE - not Mooncake.
 //
 // An in-memory stand-in for exactly the subset of Mooncake's C++ API that
-// native/src/connector.cpp uses (mooncake::RealClient, ReplicateConfig, ErrorCode,
+// the connector sources use (mooncake::RealClient, ReplicateConfig, ErrorCode,
 // ConfigDict, globalConfig()). Names and signatures follow Mooncake
 // (mooncake-store/include/real_client.h, replica.h, types.h;
-// mooncake-transfer-engine/include/config.h) so the same connector.cpp compiles against
+// mooncake-transfer-engine/include/config.h) so the same connector sources compile against
 // either. It is linked only into libkvtier_mooncake_testdouble.so, which lets the Java
 // tests drive Java -> JNR-FFI -> C ABI -> connector without a Mooncake cluster.
 //
@@ -69,7 +69,7 @@ enum HealthCheckStatus : int {
 namespace testdouble {
 struct ObjectStore;  // one per master_server_addr, process-global
 
-// Stand-in for tl::expected<void, ErrorCode>: connector.cpp only tests it and reads
+// Stand-in for tl::expected<void, ErrorCode>: the connector only tests it and reads
 // error().
 class ExpectedVoid {
    public:

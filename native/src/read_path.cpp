@@ -1,0 +1,325 @@
+// kvt_load and the node table's C ABI: the read path. Each key is read from a replica whose node
+// is not suspect, one transfer per node at once; a guarded batch reads into staging and copies out
+// under the guard (staging.h).
+#include "kvtier_mooncake.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "client.h"
+
+using namespace kvt_boundary;
+using namespace kvt_client_parts;
+
+namespace {
+
+// Mooncake's codes for a transfer that did not complete: the node it went to may be silent.
+bool transfer_failed(int64_t code) {
+    return code == static_cast<int64_t>(mooncake::ErrorCode::TRANSFER_FAIL);
+}
+
+// How long no read may have met a node before a probe that finds none of its keys clears it:
+// far longer than a busy workload goes between reads that meet one node's keys. A node the master
+// dropped stays suspect that much longer, which costs nothing: nothing is placed there any more.
+constexpr int64_t kMetRecentlyMs = 3000;
+
+// The first replica of `key`, from `from` on, whose node is not suspect; npos when none is. The
+// key is remembered for each suspect node it skips, so that a probe of that node reads a key the
+// master still places there.
+size_t next_replica(NodeTable &nodes, const std::string &name, const kvt_shim::Locations::Key &key,
+                    size_t from) {
+    for (size_t r = from; r < key.nodes.size(); ++r) {
+        if (!nodes.suspect(key.nodes[r])) return r;
+        nodes.remember(key.nodes[r], name);
+    }
+    return std::string::npos;
+}
+
+bool corrupted(int64_t code) {
+    return code == static_cast<int64_t>(mooncake::ErrorCode::CHECKSUM_MISMATCH);
+}
+
+// Where one kvt_load call reads into: the caller's buffers when it gave no guard, else staging
+// memory, whose buffer of a key with a failed transfer is quarantined (staging.h).
+struct Landing {
+    const std::vector<void *> &into;
+    kvt_staging::Batch *staging;  // null: `into` is the caller's
+
+    // A transfer of key i failed; it may still write into the key's buffer. A mismatched checksum
+    // is a transfer that completed.
+    void failed(size_t i, int64_t code) {
+        if (staging != nullptr && !corrupted(code)) staging->late(i);
+    }
+};
+
+// One transfer from one node: keys which[j] of the located batch, each from its replica choice[j]
+// (all on `node`), into landing.into[which[j]]. Registered in the node table while it runs, so that
+// a stuck transfer makes exactly its node suspect.
+std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
+                                const std::vector<std::string> &ks,
+                                const kvt_shim::Locations &where, const std::string &node,
+                                const std::vector<size_t> &which, const std::vector<size_t> &choice,
+                                const std::vector<void *> &into) {
+    std::vector<void *> group_bufs;
+    for (size_t i : which) group_bufs.push_back(into[i]);
+    c.nodes.remember(node, ks[which[0]]);
+    const uint64_t running = c.nodes.begin({node});
+    std::vector<int64_t> got;
+    kvt_shim::ReadingFrom reading(c.nodes.index(node));
+    kvt_shim::AvoidingFor avoiding(c.avoided);
+    try {
+        got = kvt_shim::read_from(stripe, ks, where, which, choice, group_bufs);
+    } catch (...) {
+        c.nodes.end(running);
+        throw;
+    }
+    c.nodes.end(running);
+    check_count("BatchGet", got, static_cast<int32_t>(which.size()));
+    // A read that reached the node connected to its data address, which the connect guard avoids
+    // while the node is suspect.
+    if (std::find(got.begin(), got.end(), 0) != got.end() && c.nodes.address_unknown(node) &&
+        !reading.connected().empty())
+        c.nodes.learn_address(node, reading.connected());
+    return got;
+}
+
+// Reads the located keys in `pending` (positions in the batch), each from its replica in
+// `choice`: one transfer per node and stripe, all at once; a key whose transfer failed marks its
+// node suspect. Writes results[i] for every pending key.
+void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
+                        const kvt_shim::Locations &where, const std::vector<size_t> &pending,
+                        const std::vector<size_t> &choice, Landing &landing, int64_t *results) {
+    if (pending.empty()) return;
+    std::map<std::string, std::pair<std::vector<size_t>, std::vector<size_t>>> by_node;
+    for (size_t j = 0; j < pending.size(); ++j) {
+        auto &[which, chosen] = by_node[where.keys[pending[j]].nodes[choice[j]]];
+        which.push_back(pending[j]);
+        chosen.push_back(choice[j]);
+    }
+    // A silent node then holds up only its own keys' transfers, and the time they take is theirs.
+    struct Group {
+        const std::string *node;
+        mooncake::RealClient *stripe;
+        std::vector<size_t> which, choice;
+        std::vector<int64_t> got;
+    };
+    std::vector<Group> groups;
+    for (const auto &[node, keys] : by_node) {
+        // A replica in the first stripe's own segment is a memcpy, which more threads do not speed up.
+        const bool local = kvt_shim::copies_locally(*c.stripes[0], node);
+        const size_t parts = local ? 1 : std::min(c.stripes.size(), keys.first.size());
+        for (size_t p = 0; p < parts; ++p) {
+            const auto run = run_of(p, keys.first.size(), parts);
+            groups.push_back({&node, c.stripes[p].get(), items(keys.first, run), items(keys.second, run), {}});
+        }
+    }
+    kvt_workers::in_parallel(c.workers, groups.size(), [&](size_t g) {
+        auto &group = groups[g];
+        group.got = read_group(c, *group.stripe, ks, where, *group.node, group.which, group.choice, landing.into);
+    });
+
+    for (const auto &group : groups) {
+        for (size_t j = 0; j < group.which.size(); ++j) {
+            const size_t i = group.which[j];
+            const auto &key = where.keys[i];
+            if (group.got[j] == 0) {
+                results[i] = static_cast<int64_t>(key.size);
+                continue;
+            }
+            results[i] = group.got[j];
+            landing.failed(i, group.got[j]);
+            // No second replica into the same buffer: a transfer Mooncake reports failed may
+            // still deliver late bytes into it (seen on a flapping link as foreign objects).
+            // The key stays a transient error; later reads skip the suspect node up front.
+            if (transfer_failed(group.got[j])) c.nodes.mark(*group.node);
+        }
+    }
+}
+
+// A replica whose bytes differ from its object's checksum was written after its put completed
+// (by a transfer that Mooncake had reported failed, into memory handed on since); another replica
+// may be whole, and is read instead. When the others are all on suspect nodes, the key is
+// ON_SUSPECT_NODES: one of them may be whole.
+void read_other_replicas_of_corrupted(kvt_client &c, const std::vector<std::string> &ks,
+                                      const kvt_shim::Locations &where, std::vector<size_t> pending,
+                                      std::vector<size_t> choice, Landing &landing, int64_t *results) {
+    while (!pending.empty()) {
+        std::vector<size_t> again, next;
+        for (size_t j = 0; j < pending.size(); ++j) {
+            const size_t i = pending[j];
+            if (!corrupted(results[i])) continue;
+            const size_t r = next_replica(c.nodes, ks[i], where.keys[i], choice[j] + 1);
+            if (r != std::string::npos) {
+                again.push_back(i);
+                next.push_back(r);
+            } else if (choice[j] + 1 < where.keys[i].nodes.size()) {
+                results[i] = KVT_ON_SUSPECT_NODES;
+            }
+        }
+        read_from_replicas(c, ks, where, again, next, landing, results);
+        pending = std::move(again);
+        choice = std::move(next);
+    }
+}
+
+// An object none of whose replicas was read whole is removed: a store of a key that exists keeps
+// the old object, so it could never be replaced otherwise. Its key stays an error.
+void remove_corrupted(kvt_client &c, const std::vector<std::string> &ks, const int64_t *results) {
+    std::vector<std::string> corrupted_keys;
+    for (size_t i = 0; i < ks.size(); ++i)
+        if (corrupted(results[i])) corrupted_keys.push_back(ks[i]);
+    if (!corrupted_keys.empty()) next_stripe(c).batchRemove(corrupted_keys, /*force=*/true);
+}
+
+// Reads keys whose replicas are outside memory (disk, NoF) with batch_get_into. Writes results[i]
+// for each of them: the bytes read, or an error code.
+void read_elsewhere(mooncake::RealClient &c, const std::vector<std::string> &ks,
+                    const std::vector<size_t> &elsewhere, const std::vector<size_t> &lens,
+                    Landing &landing, int64_t *results) {
+    if (elsewhere.empty()) return;
+    std::vector<std::string> eks;
+    std::vector<void *> ebufs;
+    std::vector<size_t> elens;
+    for (size_t i : elsewhere) {
+        eks.push_back(ks[i]);
+        ebufs.push_back(landing.into[i]);
+        elens.push_back(lens[i]);
+    }
+    auto got = c.batch_get_into(eks, ebufs, elens);
+    check_count("batch_get_into", got, static_cast<int32_t>(elsewhere.size()));
+    for (size_t j = 0; j < elsewhere.size(); ++j) {
+        results[elsewhere[j]] = got[j];
+        if (got[j] < 0) landing.failed(elsewhere[j], got[j]);
+    }
+}
+
+// Copies each key read whole (results[i] >= 0 bytes) from its staging into the caller's buffer
+// while holding the guard, one key at a time. Once the caller has closed the guard, the keys not
+// copied yet get KVT_NOT_DELIVERED.
+void copy_out(int32_t *guard, const kvt_staging::Batch &staging, const std::vector<void *> &to,
+              int64_t *results) {
+    bool open = true;
+    for (size_t i = 0; i < to.size(); ++i) {
+        if (results[i] < 0) continue;
+        open = open && kvt_staging::while_held(guard, [&] {
+            std::memcpy(to[i], staging.buffers()[i], static_cast<size_t>(results[i]));
+        });
+        if (!open) results[i] = KVT_NOT_DELIVERED;
+    }
+}
+
+}  // namespace
+
+KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
+                            const int32_t *key_lens, const int64_t *addrs, const int64_t *sizes,
+                            int32_t n, int32_t *guard, int64_t *results) {
+    return guarded("kvt_load", [&]() -> int32_t {
+        auto &c = require_client(client);
+        if (!check_batch(keys, key_lens, n, results)) return 0;
+        auto ks = to_keys(keys, key_lens, n);
+        std::vector<void *> bufs;
+        std::vector<size_t> lens;
+        to_buffers(addrs, sizes, n, bufs, lens);
+        std::optional<kvt_staging::Batch> staging;
+        if (guard != nullptr) staging.emplace(client->staging, lens);
+        Landing landing{staging ? staging->buffers() : bufs, staging ? &*staging : nullptr};
+
+        client->nodes.sweep();
+        const auto where = kvt_shim::locate(c, ks);
+        check_count("BatchQuery", where.keys, n);
+        std::vector<size_t> pending, choice, elsewhere;
+        for (int32_t i = 0; i < n; ++i) {
+            const auto &key = where.keys[i];
+            if (key.error < 0) {
+                results[i] = key.error;
+            } else if (key.elsewhere) {
+                elsewhere.push_back(i);
+            } else if (lens[i] < key.size) {
+                results[i] = static_cast<int64_t>(mooncake::ErrorCode::INVALID_PARAMS);
+            } else if (const size_t r = next_replica(client->nodes, ks[i], key, 0); r != std::string::npos) {
+                pending.push_back(i);
+                choice.push_back(r);
+            } else {
+                results[i] = KVT_ON_SUSPECT_NODES;
+            }
+        }
+        try {
+            read_from_replicas(*client, ks, where, pending, choice, landing, results);
+            read_other_replicas_of_corrupted(*client, ks, where, pending, choice, landing, results);
+            read_elsewhere(c, ks, elsewhere, lens, landing, results);
+        } catch (...) {
+            if (staging) staging->all_late();
+            throw;
+        }
+        if (staging) copy_out(guard, *staging, bufs, results);
+        remove_corrupted(*client, ks, results);
+        return 0;
+    });
+}
+
+KVT_EXPORT int32_t kvt_nodes(kvt_client *client, char *buf, int32_t cap) {
+    return guarded("kvt_nodes", [&]() -> int32_t {
+        require_client(client);
+        if (cap < 0 || (cap > 0 && buf == nullptr)) bad_argument("nodes: bad buffer");
+        client->nodes.sweep();
+        const std::string text = client->nodes.describe();
+        if (cap > 0) {
+            const size_t copied = std::min(text.size(), static_cast<size_t>(cap) - 1);
+            std::copy_n(text.data(), copied, buf);
+            buf[copied] = '\0';
+        }
+        return static_cast<int32_t>(text.size());
+    });
+}
+
+KVT_EXPORT int32_t kvt_probe_node(kvt_client *client, const char *endpoint) {
+    return guarded("kvt_probe_node", [&]() -> int32_t {
+        auto &c = require_client(client);
+        if (endpoint == nullptr) bad_argument("probe_node: endpoint is null");
+        const std::string node(endpoint);
+        const std::vector<std::string> keys = client->nodes.probe_keys(node);
+        if (keys.empty()) bad_argument("probe_node: no key was read from " + node);
+        const auto where = kvt_shim::locate(c, keys);
+        check_count("BatchQuery", where.keys, static_cast<int32_t>(keys.size()));
+        bool unanswered = false;
+        for (size_t k = 0; k < keys.size(); ++k) {
+            const auto &located = where.keys[k];
+            if (located.error == static_cast<int64_t>(mooncake::ErrorCode::OBJECT_NOT_FOUND)) continue;
+            if (located.error < 0) {
+                unanswered = true;  // the master may be away
+                continue;
+            }
+            const auto r = std::find(located.nodes.begin(), located.nodes.end(), node);
+            if (r == located.nodes.end()) continue;
+            std::vector<char> scratch(located.size);
+            const uint64_t running = client->nodes.begin({node});
+            std::vector<int64_t> got;
+            kvt_shim::Probing through_to_the_node;
+            try {
+                got = kvt_shim::read_from(c, keys, where, {k},
+                                          {static_cast<size_t>(r - located.nodes.begin())},
+                                          {scratch.data()});
+            } catch (...) {
+                client->nodes.end(running);
+                throw;
+            }
+            client->nodes.end(running);
+            check_count("BatchGet", got, 1);
+            if (got[0] != 0) return 0;
+            client->nodes.clear(node);
+            return 1;
+        }
+        if (unanswered) return 0;
+        // The master lists none of these keys there any more. A workload that deletes what it
+        // read soon leaves that so while the master still places new keys on the node; only a
+        // node no read has met for a while is gone from the master's placements.
+        if (client->nodes.met_within(node, kMetRecentlyMs)) return 0;
+        client->nodes.clear(node);
+        return 1;
+    });
+}
