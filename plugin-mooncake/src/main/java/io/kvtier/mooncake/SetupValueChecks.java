@@ -40,13 +40,14 @@ final class SetupValueChecks {
     }
 
     private void masterAddress(String address) {
-        String example = "the mooncake_master's host:port, e.g. \"10.0.0.1:50051\", or etcd://host:port;... for its HA mode";
+        String key = "master_server_addr";
         if (address == null) {
-            throw settings.error("master_server_addr", "master_server_addr is required: " + example);
+            throw settings.error(key, key + " is required: " + MasterAddress.FORMS);
         }
-        if (!MasterAddress.isEtcd(address) && MasterAddress.hostAndPort(address).isEmpty()) {
-            throw settings.error("master_server_addr", "master_server_addr must be " + example + ", got "
-                    + declared("master_server_addr"));
+        try {
+            MasterAddress.parse(address);
+        } catch (IllegalArgumentException e) {
+            throw settings.error(key, key + " " + e.getMessage() + ", got " + declared(key));
         }
     }
 
