@@ -367,6 +367,10 @@ class BadInputCorpusTest {
                 + "MC_REDIS_DB_INDEX, got \"redis://10.0.0.1:6379,10.0.0.2:6379\""));
         rows.add(mooncake("\"master_server_addr\":\"http://10.0.0.1:50051\"", "('mooncake_store'): master_server_addr names "
                 + "the HA backend \"http\", which Mooncake's client does not know (etcd, redis, k8s)"));
+        // A backend the connector's Mooncake was built without (no build here has k8s).
+        rows.add(mooncake("\"master_server_addr\":\"k8s://default/mooncake-master\"", "('mooncake_store'): "
+                + "master_server_addr = \"k8s://default/mooncake-master\" names Mooncake's k8s HA backend, but the connector "
+                + "was built without it ("));
         for (String key : List.of("global_segment_size", "local_buffer_size")) {
             for (String size : List.of("-1", "\"-1\"", "\"16MB\"", "\"1.5\"", "1.5", "\"\"", "true", "\"99999999999999999999\"",
                     "\" 1\"")) {
