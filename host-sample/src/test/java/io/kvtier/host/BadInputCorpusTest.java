@@ -350,10 +350,27 @@ class BadInputCorpusTest {
         rows.add(flag("{\"type\":\"mooncake_store\"}",
                 "--l2-adapter #1 ('mooncake_store'): master_server_addr is required: the mooncake_master's host:port"));
         for (String master : List.of("\"localhost\"", "\"localhost:\"", "\":50051\"", "\"m:0\"", "\"m:65536\"", "\"m:port\"",
-                "\"m :1\"", "\"etcd://\"", "\"\"", "50051", "true", "\"m:1:2\"", "\"[::1:50051\"")) {
+                "\"m :1\"", "\"\"", "50051", "true", "\"m:1:2\"", "\"[::1:50051\"", "\"m1,m2:50051\"")) {
             rows.add(mooncake("\"master_server_addr\":" + master, mc + "26 ('mooncake_store'): master_server_addr must be "
-                    + "the mooncake_master's host:port, e.g. \"10.0.0.1:50051\", or etcd://host:port;... for its HA mode, got " + master));
+                    + "the mooncake_master's host:port, e.g. \"10.0.0.1:50051\", or an HA backend: etcd://host:port;host:port..., "
+                    + "redis://host:port or k8s://namespace/lease, got " + master));
         }
+        // The HA backends' forms, as Mooncake's client parses them.
+        String etcd = "('mooncake_store'): master_server_addr etcd://... must list the etcd endpoints as host:port, separated "
+                + "by ';' or ',', e.g. \"etcd://10.0.0.1:2379;10.0.0.2:2379\"; ";
+        rows.add(mooncake("\"master_server_addr\":\"etcd://\"", etcd + "it lists none, got \"etcd://\""));
+        rows.add(mooncake("\"master_server_addr\":\"etcd://10.0.0.1:2379;10.0.0.2\"",
+                etcd + "\"10.0.0.2\" is not one, got \"etcd://10.0.0.1:2379;10.0.0.2\""));
+        rows.add(mooncake("\"master_server_addr\":\"redis://10.0.0.1:6379,10.0.0.2:6379\"",
+                "('mooncake_store'): master_server_addr redis://... must name one Redis server as host:port (the port defaults to "
+                + "6379), e.g. \"redis://10.0.0.1:6379\"; Mooncake reads its password and database from MC_REDIS_PASSWORD and "
+                + "MC_REDIS_DB_INDEX, got \"redis://10.0.0.1:6379,10.0.0.2:6379\""));
+        rows.add(mooncake("\"master_server_addr\":\"http://10.0.0.1:50051\"", "('mooncake_store'): master_server_addr names "
+                + "the HA backend \"http\", which Mooncake's client does not know (etcd, redis, k8s)"));
+        // A backend the connector's Mooncake was built without (no build here has k8s).
+        rows.add(mooncake("\"master_server_addr\":\"k8s://default/mooncake-master\"", "('mooncake_store'): "
+                + "master_server_addr = \"k8s://default/mooncake-master\" names Mooncake's k8s HA backend, but the connector "
+                + "was built without it ("));
         for (String key : List.of("global_segment_size", "local_buffer_size")) {
             for (String size : List.of("-1", "\"-1\"", "\"16MB\"", "\"1.5\"", "1.5", "\"\"", "true", "\"99999999999999999999\"",
                     "\" 1\"")) {

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The parsed, immutable configuration of one {@code mooncake_store} instance. Every map is copied
@@ -46,12 +47,18 @@ public final class MooncakeStoreConfig {
     }
 
     /**
-     * Parses a declaration; see {@link MooncakeStoreConfigParser}.
+     * Parses a declaration; see {@link MooncakeStoreConfigParser}. An HA backend in
+     * master_server_addr is checked against the build of the connector that creation would load.
      *
      * @throws ConfigurationException at the offending key
      */
     public static MooncakeStoreConfig fromSettings(AdapterSettings settings) {
-        return MooncakeStoreConfigParser.parse(settings);
+        return fromSettings(settings, () -> NativeLibraryLocator.fromEnvironment().build());
+    }
+
+    /** As {@link #fromSettings(AdapterSettings)}, with the connector's build given. */
+    static MooncakeStoreConfig fromSettings(AdapterSettings settings, Supplier<ConnectorBuild> connector) {
+        return MooncakeStoreConfigParser.parse(settings, connector);
     }
 
     /** What is handed to Mooncake's {@code setup_internal(ConfigDict)}. */

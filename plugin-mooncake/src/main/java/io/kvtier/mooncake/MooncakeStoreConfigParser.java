@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Reads a declaration over the defaults of {@code kvtier/adapters/mooncake_store/reference.conf}, and
@@ -47,14 +48,19 @@ final class MooncakeStoreConfigParser {
     private static final Set<String> EVICTION_POLICIES = Set.of("LRU", "IsolatedLRU", "noop");
 
     private final AdapterSettings settings;
+    private final Supplier<ConnectorBuild> connector;
 
-    private MooncakeStoreConfigParser(AdapterSettings settings) {
+    private MooncakeStoreConfigParser(AdapterSettings settings, Supplier<ConnectorBuild> connector) {
         this.settings = settings;
+        this.connector = connector;
     }
 
-    /** @throws ConfigurationException at the offending key */
-    static MooncakeStoreConfig parse(AdapterSettings settings) {
-        return new MooncakeStoreConfigParser(settings).parse();
+    /**
+     * @param connector the build of the connector that would serve the declaration (its HA backends)
+     * @throws ConfigurationException at the offending key
+     */
+    static MooncakeStoreConfig parse(AdapterSettings settings, Supplier<ConnectorBuild> connector) {
+        return new MooncakeStoreConfigParser(settings, connector).parse();
     }
 
     private MooncakeStoreConfig parse() {
@@ -72,7 +78,7 @@ final class MooncakeStoreConfigParser {
                 setup.put(key, toSetupString(key, value));
             }
         }
-        SetupValueChecks.check(settings, setup);
+        SetupValueChecks.check(settings, setup, connector);
         return new MooncakeStoreConfig(setup, numWorkers, perOpWorkers, replicate, eviction, rpcTimeout(),
                 lookupOnCallerThread(perOpWorkers), bounds(), nativeClients(setup));
     }

@@ -2,6 +2,7 @@ package io.kvtier.mooncake;
 
 import io.kvtier.mooncake.NativeAbi.MooncakeNative;
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,6 +52,25 @@ final class NativeLibraryLocator {
     /** Exactly this file (tests point it at the test double, or at a path that does not exist). */
     static NativeLibraryLocator explicit(Path path) {
         return new NativeLibraryLocator(path.toString(), "explicit path", null);
+    }
+
+    /**
+     * The build facts of the connector that {@link #load} would bind, read without loading it: a
+     * declaration is parsed before any instance is created. For an explicit path, the
+     * connector.properties beside it (the native build writes both into its build directory by
+     * default); otherwise the plugin jar's.
+     */
+    ConnectorBuild build() {
+        if (explicitPath == null) {
+            return PackagedLibrary.build(resources);
+        }
+        Path facts = Path.of(explicitPath).toAbsolutePath().resolveSibling(Path.of(PackagedLibrary.BUILD_FACTS).getFileName());
+        String where = facts + " (beside the connector named by " + explicitSource + ")";
+        try {
+            return ConnectorBuild.read(Files.isRegularFile(facts) ? Files.newInputStream(facts) : null, where);
+        } catch (IOException e) {
+            return ConnectorBuild.unknown(where + " is unreadable: " + e);
+        }
     }
 
     /**

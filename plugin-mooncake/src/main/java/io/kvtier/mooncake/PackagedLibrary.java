@@ -81,6 +81,15 @@ final class PackagedLibrary {
                 "connector_aids", facts.getProperty("connector.aids", unknown));
     }
 
+    /** What the build facts in the jar say about the packaged connector. */
+    static ConnectorBuild build(ClassLoader resources) {
+        if (resources == null || resources.getResource(RESOURCE) == null) {
+            return ConnectorBuild.unknown("the plugin jar carries no connector, and one on the library search path "
+                    + "comes without build facts");
+        }
+        return ConnectorBuild.read(resources.getResourceAsStream(BUILD_FACTS), "the plugin jar's " + BUILD_FACTS);
+    }
+
     private static boolean isLinuxX8664() {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);

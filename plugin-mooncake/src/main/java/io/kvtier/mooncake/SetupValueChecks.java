@@ -5,22 +5,30 @@ import io.kvtier.spi.ConfigurationException;
 import io.kvtier.toolkit.Json;
 import java.math.BigInteger;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Rejects values of Mooncake's own setup keys that are certainly wrong, at parse time and at the
  * key: Mooncake would otherwise fail much later with a vaguer error, or read them silently wrong
- * ({@code "16MB"} as 16 bytes, a NUL as the end of the string).
+ * ({@code "16MB"} as 16 bytes, a NUL as the end of the string). That includes an HA backend
+ * that the connector's Mooncake was built without.
  */
 final class SetupValueChecks {
     private final AdapterSettings settings;
+    private final Supplier<ConnectorBuild> connector;
 
-    private SetupValueChecks(AdapterSettings settings) {
+    private SetupValueChecks(AdapterSettings settings, Supplier<ConnectorBuild> connector) {
         this.settings = settings;
+        this.connector = connector;
     }
 
-    /** @throws ConfigurationException at the first key whose value Mooncake cannot use */
-    static void check(AdapterSettings settings, Map<String, String> setup) {
-        new SetupValueChecks(settings).check(setup);
+    /**
+     * @param connector the build of the connector that would serve the declaration, asked only
+     *     when master_server_addr names an HA backend
+     * @throws ConfigurationException at the first key whose value Mooncake cannot use
+     */
+    static void check(AdapterSettings settings, Map<String, String> setup, Supplier<ConnectorBuild> connector) {
+        new SetupValueChecks(settings, connector).check(setup);
     }
 
     private void check(Map<String, String> setup) {
@@ -40,13 +48,27 @@ final class SetupValueChecks {
     }
 
     private void masterAddress(String address) {
-        String example = "the mooncake_master's host:port, e.g. \"10.0.0.1:50051\", or etcd://host:port;... for its HA mode";
+        String key = "master_server_addr";
         if (address == null) {
-            throw settings.error("master_server_addr", "master_server_addr is required: " + example);
+            throw settings.error(key, key + " is required: " + MasterAddress.FORMS);
         }
-        if (!MasterAddress.isEtcd(address) && MasterAddress.hostAndPort(address).isEmpty()) {
-            throw settings.error("master_server_addr", "master_server_addr must be " + example + ", got "
-                    + declared("master_server_addr"));
+        MasterAddress master;
+        try {
+            master = MasterAddress.parse(address);
+        } catch (IllegalArgumentException e) {
+            throw settings.error(key, key + " " + e.getMessage() + ", got " + declared(key));
+        }
+        if (master.direct()) {
+            return;
+        }
+        // Mooncake would take the value and fail only at creation, with INTERNAL_ERROR and its log
+        // saying "Invalid HA backend entry".
+        ConnectorBuild build = connector.get();
+        if (!build.has(master.backend())) {
+            throw settings.error(key, key + " = " + declared(key) + " names Mooncake's " + master.backend().scheme
+                    + " HA backend, but the connector was built without it (" + build.source() + "): use a connector "
+                    + "built from a Mooncake with " + master.backend().buildOption + ", or give one master's host:port "
+                    + "(no failover)");
         }
     }
 

@@ -51,8 +51,43 @@ class MasterReachabilityTest {
     }
 
     @Test
-    void formsThatNameSeveralServersAreLeftToMooncake() {
-        assertThatCode(() -> MasterReachability.check(Map.of("master_server_addr", "etcd://127.0.0.1:1,127.0.0.1:2",
+    void withRedisItIsTheRedisServerThatMustAccept() throws Exception {
+        try (ServerSocket redis = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            assertThatCode(() -> MasterReachability.check(
+                    Map.of("master_server_addr", "redis://127.0.0.1:" + redis.getLocalPort()), TIMEOUT)).doesNotThrowAnyException();
+        }
+        int port = closedPort();
+        assertThatThrownBy(() -> MasterReachability.check(Map.of("master_server_addr", "redis://127.0.0.1:" + port), TIMEOUT))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("mooncake_store: cannot reach master_server_addr's Redis 127.0.0.1:" + port + " within 2000 ms (")
+                .hasMessageEndingWith("is the Redis server that elects the masters running?");
+    }
+
+    @Test
+    void withEtcdOneEndpointThatAcceptsIsEnough() throws Exception {
+        int down = closedPort();
+        try (ServerSocket etcd = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            assertThatCode(() -> MasterReachability.check(Map.of("master_server_addr",
+                    "etcd://127.0.0.1:" + down + ";127.0.0.1:" + etcd.getLocalPort()), TIMEOUT)).doesNotThrowAnyException();
+        }
+    }
+
+    @Test
+    void withEtcdNoEndpointThatAcceptsFailsNamingEach() throws Exception {
+        int first = closedPort();
+        int second = closedPort();
+        assertThatThrownBy(() -> MasterReachability.check(Map.of("master_server_addr",
+                "etcd://127.0.0.1:" + first + ",http://127.0.0.1:" + second), TIMEOUT))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("mooncake_store: cannot reach any etcd endpoint of master_server_addr within 2000 ms each: "
+                        + "127.0.0.1:" + first + " (")
+                .hasMessageContaining("), 127.0.0.1:" + second + " (")
+                .hasMessageEndingWith("); is etcd running?");
+    }
+
+    @Test
+    void aKubernetesLeaseNamesNoServerToCheck() {
+        assertThatCode(() -> MasterReachability.check(Map.of("master_server_addr", "k8s://default/mooncake-master",
                 "metadata_server", "P2PHANDSHAKE"), TIMEOUT)).doesNotThrowAnyException();
     }
 }
