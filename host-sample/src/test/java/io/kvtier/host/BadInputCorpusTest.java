@@ -110,6 +110,7 @@ class BadInputCorpusTest {
         write("name-newline.conf", hocon("type = memory, name = \"a\\nb\""));
         write("name-escape.conf", hocon("type = memory, name = \"a\\u001b[31m\""));
         write("name-list.conf", hocon("type = memory, name = [a]"));
+        write("name-long.conf", hocon("type = memory, name = " + "n".repeat(65)));
         write("name-twice.conf", "kvtier.l2.adapters = [\n  { type = memory, name = a }\n  { type = memory, name = a }\n]\n");
         write("capacity-lots.conf", "kvtier.l2.adapters = [\n  {\n    type = memory\n    capacity = lots\n  }\n]\n");
         write("capacity-fraction.conf", hocon("type = memory, capacity = 1.5"));
@@ -284,6 +285,11 @@ class BadInputCorpusTest {
         rows.add(flag("{\"type\":\"memory\",\"name\":\"a\\nb\"}", "--l2-adapter #1, column 18: 'name' must be a non-empty string without control characters, got \"a\\nb\""));
         rows.add(flag("{\"type\":\"memory\",\"name\":\"a\\u0000b\"}", "--l2-adapter #1, column 18: 'name' must be a non-empty string without control characters, got \"a\\u0000b\""));
         rows.add(flag("{\"type\":\"memory\",\"name\":\"\\r\"}", "--l2-adapter #1, column 18: 'name' must be a non-empty string without control characters, got \"\\r\""));
+        rows.add(flag("{\"type\":\"memory\",\"name\":\"" + "n".repeat(120_000) + "\"}",
+                "--l2-adapter #1, column 18: 'name' must be at most 64 characters, got 120000: \"nnnn"));
+        rows.add(flag("{\"type\":\"memory\",\"name\":\"" + "n".repeat(65) + "\"}",
+                "--l2-adapter #1, column 18: 'name' must be at most 64 characters, got 65: \"" + "n".repeat(65) + "\""));
+        rows.add(file("name-long.conf", ":2: 'name' must be at most 64 characters, got 65"));
         rows.add(bad(USAGE, "--l2-adapter #2: duplicate adapter name 'a' (first declared at --l2-adapter #1)", "validate",
                 "--l2-adapter", "{\"type\":\"memory\",\"name\":\"a\"}", "--l2-adapter", "{\"type\":\"memory\",\"name\":\"a\"}"));
         rows.add(bad(USAGE, "--l2-adapter #2: duplicate adapter name 'memory-1'", "validate",
