@@ -390,6 +390,16 @@ class BadInputCorpusTest {
         rows.add(key("--hash must be a non-empty, even number of hex digits, got \"abc\"", "--model", "m", "--kv-rank", "1", "--hash", "abc"));
         rows.add(key("--hash must be a non-empty, even number of hex digits, got \"zz\"", "--model", "m", "--kv-rank", "1", "--hash", "zz"));
         rows.add(key("--hash must be a non-empty, even number of hex digits, got \"0x00\"", "--model", "m", "--kv-rank", "1", "--hash", "0x00"));
+        rows.add(key("--hash must be at most 128 hex digits (64 bytes), got 20480: \"abab", "--model", "m", "--kv-rank", "1",
+                "--hash", "ab".repeat(10 * 1024)));
+        rows.add(key("--hash must be at most 128 hex digits (64 bytes), got 130: \"" + "ab".repeat(65) + "\"",
+                "--model", "m", "--kv-rank", "1", "--hash", "ab".repeat(65)));
+        rows.add(key("--hash must be at most 128 hex digits (64 bytes), got 131", "--model", "m", "--kv-rank", "1",
+                "--hash", "z".repeat(131)));
+        rows.add(key("--model must be at most 1024 characters, got 120000: \"mmmm", "--model", "m".repeat(120_000),
+                "--kv-rank", "1", "--hash", "00"));
+        rows.add(key("--model must be at most 1024 characters, got 1025", "--model", "m".repeat(1025),
+                "--kv-rank", "1", "--hash", "00"));
         rows.add(key("--kv-rank must be between 0 and 4294967295 (the key holds it as 8 hex digits), got 4294967296",
                 "--model", "m", "--kv-rank", "4294967296", "--hash", "00"));
         rows.add(key("--kv-rank must be between 0 and 4294967295", "--model", "m", "--kv-rank", "1099511627776", "--hash", "00"));
@@ -441,6 +451,8 @@ class BadInputCorpusTest {
                 concat(new String[] {"put", "--in", "{dir}/3gib.bin"}, putKey)));
         rows.add(bad(USAGE, "--in {dir}/empty.bin: an object is 1 to 2147479551 bytes, got 0", concat(new String[] {"put", "--in", "{dir}/empty.bin"}, putKey)));
         rows.add(bad(USAGE, "--model must not be empty", "put", "--in", "{dir}/small.bin", "--model", "", "--kv-rank", "1", "--hash", "00"));
+        rows.add(bad(USAGE, "--hash must be at most 128 hex digits (64 bytes), got 20480", "get", "--size", "1", "--out", "{dir}/o",
+                "--model", "m", "--kv-rank", "1", "--hash", "ab".repeat(10 * 1024)));
         rows.add(bad(USAGE, "--instance 'x' is not declared (declared: memory)", concat(new String[] {"put", "--in", "{dir}/small.bin", "--instance", "x"}, putKey)));
         rows.add(bad(USAGE, "--instance is required when 2 instances are declared (a, b)", concat(new String[] {"put", "--in", "{dir}/small.bin",
                 "--l2-adapter", "{\"type\":\"memory\",\"name\":\"a\"}", "--l2-adapter", "{\"type\":\"memory\",\"name\":\"b\"}"}, putKey)));
