@@ -3,8 +3,11 @@ package io.kvtier.host;
 import io.kvtier.host.replay.ReplayCommand;
 import io.kvtier.host.soak.SoakCommand;
 import io.kvtier.hostlib.L2AdapterRegistry;
+import io.kvtier.hostlib.PluginDirectories;
 import io.kvtier.spi.ConfigurationException;
+import java.io.File;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -58,14 +61,28 @@ public final class Main implements Runnable {
     /**
      * The adapter types on the class path, plus those of the isolated plugins in the directories
      * under {@value #PLUGINS_DIR} (which bin/kvtier sets); a provider that fails to load is
-     * reported, not fatal.
+     * reported, not fatal, but a jar that cannot be read is a configuration error.
      */
     public static L2AdapterRegistry registry(PrintWriter err) {
+        requireReadableJars(System.getProperty("java.class.path"));
         ClassLoader host = Main.class.getClassLoader();
         String pluginsDir = System.getProperty(PLUGINS_DIR);
         L2AdapterRegistry registry = pluginsDir == null || pluginsDir.isBlank() ? L2AdapterRegistry.load(host)
                 : L2AdapterRegistry.load(host, Path.of(pluginsDir));
         registry.loadFailures().forEach(f -> err.println(ErrorLine.of("kvtier: warning: an adapter provider failed to load: " + f)));
         return registry;
+    }
+
+    /**
+     * Refuses a jar on {@code classPath} that cannot be read: java skips it without a word, and
+     * bin/kvtier puts there the jars of plugins/ and KVTIER_PLUGINS, whose types would just be missing.
+     */
+    static void requireReadableJars(String classPath) {
+        for (String entry : classPath.split(File.pathSeparator)) {
+            Path path = Path.of(entry);
+            if (Files.isRegularFile(path)) {
+                PluginDirectories.requireReadableJar(path);
+            }
+        }
     }
 }

@@ -110,6 +110,7 @@ class BadInputCorpusTest {
         write("name-newline.conf", hocon("type = memory, name = \"a\\nb\""));
         write("name-escape.conf", hocon("type = memory, name = \"a\\u001b[31m\""));
         write("name-list.conf", hocon("type = memory, name = [a]"));
+        write("name-long.conf", hocon("type = memory, name = " + "n".repeat(65)));
         write("name-twice.conf", "kvtier.l2.adapters = [\n  { type = memory, name = a }\n  { type = memory, name = a }\n]\n");
         write("capacity-lots.conf", "kvtier.l2.adapters = [\n  {\n    type = memory\n    capacity = lots\n  }\n]\n");
         write("capacity-fraction.conf", hocon("type = memory, capacity = 1.5"));
@@ -284,6 +285,11 @@ class BadInputCorpusTest {
         rows.add(flag("{\"type\":\"memory\",\"name\":\"a\\nb\"}", "--l2-adapter #1, column 18: 'name' must be a non-empty string without control characters, got \"a\\nb\""));
         rows.add(flag("{\"type\":\"memory\",\"name\":\"a\\u0000b\"}", "--l2-adapter #1, column 18: 'name' must be a non-empty string without control characters, got \"a\\u0000b\""));
         rows.add(flag("{\"type\":\"memory\",\"name\":\"\\r\"}", "--l2-adapter #1, column 18: 'name' must be a non-empty string without control characters, got \"\\r\""));
+        rows.add(flag("{\"type\":\"memory\",\"name\":\"" + "n".repeat(120_000) + "\"}",
+                "--l2-adapter #1, column 18: 'name' must be at most 64 characters, got 120000: \"nnnn"));
+        rows.add(flag("{\"type\":\"memory\",\"name\":\"" + "n".repeat(65) + "\"}",
+                "--l2-adapter #1, column 18: 'name' must be at most 64 characters, got 65: \"" + "n".repeat(65) + "\""));
+        rows.add(file("name-long.conf", ":2: 'name' must be at most 64 characters, got 65"));
         rows.add(bad(USAGE, "--l2-adapter #2: duplicate adapter name 'a' (first declared at --l2-adapter #1)", "validate",
                 "--l2-adapter", "{\"type\":\"memory\",\"name\":\"a\"}", "--l2-adapter", "{\"type\":\"memory\",\"name\":\"a\"}"));
         rows.add(bad(USAGE, "--l2-adapter #2: duplicate adapter name 'memory-1'", "validate",
@@ -401,6 +407,16 @@ class BadInputCorpusTest {
         rows.add(key("--hash must be a non-empty, even number of hex digits, got \"abc\"", "--model", "m", "--kv-rank", "1", "--hash", "abc"));
         rows.add(key("--hash must be a non-empty, even number of hex digits, got \"zz\"", "--model", "m", "--kv-rank", "1", "--hash", "zz"));
         rows.add(key("--hash must be a non-empty, even number of hex digits, got \"0x00\"", "--model", "m", "--kv-rank", "1", "--hash", "0x00"));
+        rows.add(key("--hash must be at most 128 hex digits (64 bytes), got 20480: \"abab", "--model", "m", "--kv-rank", "1",
+                "--hash", "ab".repeat(10 * 1024)));
+        rows.add(key("--hash must be at most 128 hex digits (64 bytes), got 130: \"" + "ab".repeat(65) + "\"",
+                "--model", "m", "--kv-rank", "1", "--hash", "ab".repeat(65)));
+        rows.add(key("--hash must be at most 128 hex digits (64 bytes), got 131", "--model", "m", "--kv-rank", "1",
+                "--hash", "z".repeat(131)));
+        rows.add(key("--model must be at most 1024 characters, got 120000: \"mmmm", "--model", "m".repeat(120_000),
+                "--kv-rank", "1", "--hash", "00"));
+        rows.add(key("--model must be at most 1024 characters, got 1025", "--model", "m".repeat(1025),
+                "--kv-rank", "1", "--hash", "00"));
         rows.add(key("--kv-rank must be between 0 and 4294967295 (the key holds it as 8 hex digits), got 4294967296",
                 "--model", "m", "--kv-rank", "4294967296", "--hash", "00"));
         rows.add(key("--kv-rank must be between 0 and 4294967295", "--model", "m", "--kv-rank", "1099511627776", "--hash", "00"));
@@ -452,6 +468,8 @@ class BadInputCorpusTest {
                 concat(new String[] {"put", "--in", "{dir}/3gib.bin"}, putKey)));
         rows.add(bad(USAGE, "--in {dir}/empty.bin: an object is 1 to 2147479551 bytes, got 0", concat(new String[] {"put", "--in", "{dir}/empty.bin"}, putKey)));
         rows.add(bad(USAGE, "--model must not be empty", "put", "--in", "{dir}/small.bin", "--model", "", "--kv-rank", "1", "--hash", "00"));
+        rows.add(bad(USAGE, "--hash must be at most 128 hex digits (64 bytes), got 20480", "get", "--size", "1", "--out", "{dir}/o",
+                "--model", "m", "--kv-rank", "1", "--hash", "ab".repeat(10 * 1024)));
         rows.add(bad(USAGE, "--instance 'x' is not declared (declared: memory)", concat(new String[] {"put", "--in", "{dir}/small.bin", "--instance", "x"}, putKey)));
         rows.add(bad(USAGE, "--instance is required when 2 instances are declared (a, b)", concat(new String[] {"put", "--in", "{dir}/small.bin",
                 "--l2-adapter", "{\"type\":\"memory\",\"name\":\"a\"}", "--l2-adapter", "{\"type\":\"memory\",\"name\":\"b\"}"}, putKey)));

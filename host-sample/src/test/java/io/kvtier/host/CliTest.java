@@ -4,6 +4,8 @@ import static io.kvtier.host.HostCli.kvtier;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvtier.host.HostCli.Result;
+import io.kvtier.spi.ObjectKey;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
@@ -79,10 +81,24 @@ class CliTest {
         assertThat(r.out()).isEqualTo("llama@000000ff@0@00010203\n");
         assertThat(kvtier("key", "--model", "llama", "--kv-rank", "255", "--group", "5", "--salt", "alice",
                 "--hash", "00010203").out()).isEqualTo("llama@000000ff@5@00010203@alice\n");
+        String longest = "m".repeat(KeyOptions.MAX_MODEL_LENGTH) + "@00000001@0@" + "ab".repeat(KeyOptions.MAX_HASH_BYTES);
+        assertThat(kvtier("key", "--model", "m".repeat(KeyOptions.MAX_MODEL_LENGTH), "--kv-rank", "1",
+                "--hash", "ab".repeat(KeyOptions.MAX_HASH_BYTES)).out()).isEqualTo(longest + "\n");
         assertUsageError(kvtier("key", "--model", "a@b", "--kv-rank", "1", "--hash", "00"),
                 "kvtier: model_name must not contain '@'");
         assertUsageError(kvtier("key", "--model", "m", "--kv-rank", "1", "--hash", "xyz"), "kvtier: --hash must be");
         assertUsageError(kvtier("key", "--model", "m"), "kvtier: Missing required options");
+    }
+
+    @Test
+    void theLongestKeyTheOptionsAllowFitsMooncakesLimit() {
+        String widest = "\u20ac"; // 3 bytes of UTF-8, the most one char takes
+        Result r = kvtier("key", "--model", widest.repeat(KeyOptions.MAX_MODEL_LENGTH), "--kv-rank", "4294967295",
+                "--group", String.valueOf(Long.MAX_VALUE), "--salt", widest.repeat(ObjectKey.MAX_SALT_LENGTH),
+                "--hash", "ff".repeat(KeyOptions.MAX_HASH_BYTES));
+        assertThat(r.exit()).as(r.err()).isZero();
+        // Mooncake's HA master refuses a key longer than 4096 bytes (kMaxOpLogObjectKeySize).
+        assertThat(r.out().strip().getBytes(StandardCharsets.UTF_8)).hasSize(3612);
     }
 
     @Test

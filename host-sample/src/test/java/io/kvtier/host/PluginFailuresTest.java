@@ -2,8 +2,11 @@ package io.kvtier.host;
 
 import static io.kvtier.host.PluginDirs.kvtierWith;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kvtier.host.HostCli.Result;
+import io.kvtier.spi.ConfigurationException;
+import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -24,6 +27,26 @@ class PluginFailuresTest {
                         + dir.resolve("TypeIsNull/TypeIsNull.jar") + ": type() returned null instead of a type name",
                 "kvtier: warning: an adapter provider failed to load: io.kvtier.host.BadProviders$TypeIsEmpty in "
                         + dir.resolve("TypeIsEmpty/TypeIsEmpty.jar") + ": type() returned \"\" instead of a type name");
+    }
+
+    @Test
+    void aPluginJarThatCannotBeReadIsAConfigurationErrorNamingIt(@TempDir Path dir) throws Exception {
+        Path plugins = PluginDirs.of(dir, BadProviders.MasterDown.class);
+        Path corrupt = Files.writeString(Files.createDirectories(dir.resolve("broken")).resolve("broken.jar"), "PK, then no zip");
+        Result r = kvtierWith(plugins, "adapters");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo("kvtier: " + corrupt + ": not a readable jar (zip END header not found)\n");
+    }
+
+    @Test
+    void aJarOnTheClassPathThatCannotBeReadIsAConfigurationErrorNamingIt(@TempDir Path dir) throws Exception {
+        Path good = PluginDirs.of(dir, BadProviders.MasterDown.class).resolve("MasterDown/MasterDown.jar");
+        Path empty = Files.createFile(dir.resolve("empty.jar"));
+        Main.requireReadableJars(String.join(File.pathSeparator, good.toString(), dir.toString(), dir.resolve("gone.jar").toString()));
+        assertThatThrownBy(() -> Main.requireReadableJars(good + File.pathSeparator + empty))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessage(empty + ": not a readable jar (zip file is empty)");
     }
 
     @Test

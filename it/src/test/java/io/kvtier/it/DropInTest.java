@@ -2,6 +2,7 @@ package io.kvtier.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,33 @@ class DropInTest {
                 .withEnv("KVTIER_PLUGINS", HostProcess.PLUGIN_JAR.getParent().toString())
                 .kvtier("adapters");
         assertThat(r.out()).contains("mooncake_store\t");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"KVTIER_PLUGINS jar", "KVTIER_PLUGINS directory", "plugins/", "plugins/<plugin>/"})
+    void aJarThatCannotBeReadIsRefusedInOneLineNamingIt(String where, @TempDir Path dir) throws Exception {
+        Path jars = Files.createDirectories(dir.resolve("jars"));
+        Path corrupt = Files.writeString(jars.resolve("corrupt.jar"), "PK, then no zip");
+        HostProcess host = HostProcess.install(dir.resolve("host"));
+        Path named = switch (where) {
+            case "KVTIER_PLUGINS jar" -> {
+                host.withEnv("KVTIER_PLUGINS", corrupt.toString());
+                yield corrupt;
+            }
+            case "KVTIER_PLUGINS directory" -> {
+                host.withEnv("KVTIER_PLUGINS", jars.toString());
+                yield corrupt;
+            }
+            case "plugins/" -> Files.copy(corrupt, dir.resolve("host/plugins/corrupt.jar"));
+            default -> {
+                host.withIsolatedPlugin("broken", corrupt);
+                yield dir.resolve("host/plugins/broken/corrupt.jar");
+            }
+        };
+        HostProcess.Result r = host.kvtier("adapters");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo("kvtier: " + named + ": not a readable jar (zip END header not found)\n");
     }
 
     @ParameterizedTest

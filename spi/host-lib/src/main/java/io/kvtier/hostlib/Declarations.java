@@ -29,6 +29,12 @@ public final class Declarations {
      * bound keeps a wrong file from costing minutes and gigabytes in the parser.
      */
     public static final int MAX_TEXT_BYTES = 1 << 20;
+    /**
+     * The longest instance name. A name is a label, not data: it is part of every metric name and
+     * thread name of its instance and of each line that reports on it, and is typed on
+     * {@code --instance}. 64 characters are more than a DNS label or a Kubernetes label value (63).
+     */
+    public static final int MAX_NAME_LENGTH = 64;
 
     /**
      * A declaration body before names are assigned.
@@ -182,6 +188,10 @@ public final class Declarations {
                 if (!(declared instanceof String s) || s.isBlank() || s.chars().anyMatch(Character::isISOControl)) {
                     throw new DeclarationException(located.locate(List.of("name")),
                             "'name' must be a non-empty string without control characters, got " + Json.render(declared));
+                }
+                if (s.length() > MAX_NAME_LENGTH) {
+                    throw new DeclarationException(located.locate(List.of("name")), "'name' must be at most "
+                            + MAX_NAME_LENGTH + " characters, got " + s.length() + ": " + Json.render(s));
                 }
                 name = s;
             }

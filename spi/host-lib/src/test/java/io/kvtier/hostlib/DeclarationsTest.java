@@ -96,6 +96,15 @@ class DeclarationsTest {
     }
 
     @Test
+    void aNameIsAtMost64Characters() {
+        String longest = "n".repeat(Declarations.MAX_NAME_LENGTH);
+        assertThat(fromFlags("{\"name\":\"" + longest + "\",\"type\":\"echo\"}")).extracting(AdapterDeclaration::name)
+                .containsExactly(longest);
+        assertThatThrownBy(() -> fromFlags("{\"name\":\"" + longest + "n\",\"type\":\"echo\"}"))
+                .hasMessage("--l2-adapter #1, column 2: 'name' must be at most 64 characters, got 65: \"" + longest + "n\"");
+    }
+
+    @Test
     void hoconEntriesComeInOrderWithTheirLines(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("two.conf");
         Files.writeString(file, String.join("\n",
