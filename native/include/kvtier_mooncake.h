@@ -34,7 +34,7 @@ typedef struct kvt_client kvt_client;
 /* The version of this ABI. It changes whenever a function's signature or meaning changes. The
  * Java binding binds kvt_abi_version alone first and refuses a library of another version
  * before binding anything else: a call through a stale signature would crash the JVM. */
-#define KVT_ABI_VERSION 7
+#define KVT_ABI_VERSION 8
 
 /* Returns KVT_ABI_VERSION as this library was built. */
 int32_t kvt_abi_version(void);
@@ -55,15 +55,14 @@ int32_t kvt_log_to_file(const char *path);
  * first with ConfigDict{keys[i] -> values[i]}, the others with the same but no segment
  * (global_segment_size 0), no IPC socket, HTTP server or SSD offload, and local_hostname without
  * a port. Store and load split every batch into runs, one per native client (a load's per storage
- * node), transferred all at once; lookups and deletes take the clients in turn. Then every later
- * RPC of this client to its master is bounded by rpc_timeout_ms (> 0). The environment is never
- * changed, so setup's own first request to the master is bounded by Mooncake's default (30 s) or
- * by MC_RPC_TIMEOUT_MS / MC_RPC_CONNECT_TIMEOUT_MS as the process was started with.
- * A storage node with a read of this client running for longer than suspect_after_ms (> 0),
- * or whose read failed with a transfer error, becomes suspect (see kvt_load, kvt_nodes).
- * Returns NULL on failure; kvt_last_error() says why. */
+ * node), transferred all at once; lookups and deletes take the clients in turn. Every RPC of
+ * this client to its master, its setup's too, is bounded by rpc_timeout_ms (> 0): Mooncake reads
+ * that deadline only from the environment, so MC_RPC_TIMEOUT_MS and MC_RPC_CONNECT_TIMEOUT_MS are
+ * set before each native client is set up, one at a time. MOONCAKE_STORE_CHECKSUM is set to true
+ * before Mooncake first reads its environment, unless the environment has it; creation fails
+ * when Mooncake had read it before. Returns NULL on failure; kvt_last_error() says why. */
 kvt_client *kvt_create(const char *const *keys, const char *const *values, int32_t n,
-                       int32_t rpc_timeout_ms, int32_t suspect_after_ms, int32_t native_clients);
+                       int32_t rpc_timeout_ms, int32_t native_clients);
 
 /* Tears the client down (tearDownAll) and frees it. NULL is ignored. */
 void kvt_destroy(kvt_client *client);
@@ -97,26 +96,25 @@ int32_t kvt_store(kvt_client *client, const char *const *keys, const int32_t *ke
                   int32_t replica_num, int32_t nof_replica_num, int32_t *guard, int64_t *results);
 
 /* Reads each key from one of its memory replicas: BatchQuery, then BatchGet from the first replica
- * whose node is not suspect; a key whose transfer fails moves on to its next replica that is not
- * suspect within this call. A key whose replicas are all on suspect nodes is not transferred:
- * its result is KVT_ON_SUSPECT_NODES. Keys with replicas outside memory (disk, NoF) go through
- * batch_get_into unchanged. results[i]: bytes read (>= 0) or negative error code.
+ * whose node this client does not avoid (kvt_avoid_node); a key whose replica fails its checksum
+ * moves on to its next replica not avoided within this call. A key whose replicas are all on
+ * avoided nodes is not transferred: its result is KVT_ON_SUSPECT_NODES. Keys with replicas outside
+ * memory (disk, NoF) go through batch_get_into. results[i]: bytes read (>= 0) or negative error
+ * code. nodes[i]: the id of the node key i was read from (its result is that read's), -1 when
+ * none (a miss, a replica outside memory, avoided nodes only); avoided[i]: the id of the first
+ * avoided node one of its replicas is on, -1 when none is.
  *
- * guard null: every key is read straight into addrs[i].
+ * guard null: every key is read straight into addrs[i] (RDMA, where the NIC writes registered L1).
  * guard given: the caller may give up on the batch before this call returns, and addrs[i] is
  * written only while this call runs and holds *guard (moved from KVT_GUARD_OPEN to
- * KVT_GUARD_COPYING, and back when done). A key in memory is read straight into addrs[i]: a
- * replica in this process's own segment, which Mooncake copies with a plain memcpy that no network
- * fault can stall, under the guard as a whole; any other through its transfer's receives, each
- * under the guard, and so is the object checksum's read of addrs[i]. A key whose replica is
- * outside memory lands in the connector's own memory, sized to those keys, and is copied to
- * addrs[i] under the guard when it read all sizes[i] bytes. Once *guard is KVT_GUARD_CLOSED (the
- * caller's doing), nothing more is written to addrs, also by transfers that outlive this call, and
- * the keys not delivered yet get KVT_NOT_DELIVERED. While the guard is held, the caller closing it
- * waits. */
+ * KVT_GUARD_COPYING, and back when done): each key is read into the connector's own staging memory
+ * and copied into addrs[i] under the guard. Once *guard is KVT_GUARD_CLOSED (the caller's doing),
+ * nothing more is written to addrs, and the keys not copied yet get KVT_NOT_DELIVERED. A key's
+ * staging memory whose transfer failed is not used again for 90 s: the transfer may still write
+ * into it. While the guard is held, the caller closing it waits. */
 int32_t kvt_load(kvt_client *client, const char *const *keys, const int32_t *key_lens,
                  const int64_t *addrs, const int64_t *sizes, int32_t n, int32_t *guard,
-                 int64_t *results);
+                 int64_t *results, int32_t *nodes, int32_t *avoided);
 
 /* The states of kvt_load's and kvt_store's guard. */
 #define KVT_GUARD_OPEN 0
@@ -129,20 +127,32 @@ int32_t kvt_load(kvt_client *client, const char *const *keys, const int32_t *key
 /* A key's result when every replica of it is on a suspect node: transient, like TRANSFER_FAIL. */
 #define KVT_ON_SUSPECT_NODES (-9100)
 
-/* The storage nodes (transfer endpoints, "host:port") this client has read from, one line each:
- * "<endpoint> <0|1 suspect> <ms since it became suspect, or 0>\n". Writes at most cap - 1 bytes
- * and a NUL to buf (when cap > 0) and returns the length of the whole text, so a caller whose
- * cap was too small calls again with more; negative on failure. Marks nodes stuck past
- * suspect_after_ms first. */
-int32_t kvt_nodes(kvt_client *client, char *buf, int32_t cap);
+/* The storage nodes this client has met, by id (0, 1, ... in the order met), with the transfers
+ * running from each now: for each id below cap, running[id] transfers, the oldest of which has run
+ * oldest_ms[id] ms (0 when none runs), and quiet_ms[id] ms since bytes last came from the node
+ * (-1 when none ever did, or when the build cannot tell: then judge a read by its length alone).
+ * Returns the number of nodes, which may exceed cap; negative on failure. */
+int32_t kvt_node_reads(kvt_client *client, int32_t *running, int64_t *oldest_ms, int64_t *quiet_ms,
+                       int32_t cap);
 
-/* Probes one suspect node by reading, into memory of its own, the latest of the keys this client
- * met on it (the last 16 it read from the node or skipped there as suspect) that the master still
- * places there. Returns 1 when the node answered (it is no longer suspect), also when the master
- * places none of those keys there any more (nothing routes to the node through them); 0 when it
- * is still suspect, also when the master did not answer; negative on failure. Blocks for as long
- * as the read does. */
-int32_t kvt_probe_node(kvt_client *client, const char *endpoint);
+/* Writes node id's endpoint (its transfer endpoint, "host:port") to buf, at most cap - 1 bytes and
+ * a NUL, and returns its whole length; -22 for an id never given. */
+int32_t kvt_node_name(kvt_client *client, int32_t id, char *buf, int32_t cap);
+
+/* Whether this client avoids node id (avoid != 0): its reads take another replica (or answer
+ * KVT_ON_SUSPECT_NODES), its stores name the other nodes as preferred segments, and its connects
+ * to the node's data address fail at once (other clients of the process connect as they would).
+ * The caller decides; nothing here avoids a node on its own. */
+int32_t kvt_avoid_node(kvt_client *client, int32_t id, int32_t avoid);
+
+/* Reads key (key_len bytes) from node id, into memory of its own, even while the node is avoided.
+ * Blocks for as long as the read does. */
+int32_t kvt_probe_node(kvt_client *client, int32_t id, const char *key, int32_t key_len);
+/* kvt_probe_node's answers: the node sent the key; it did not (or the master did not answer); the
+ * master places no replica of the key on the node (or the key is gone). */
+#define KVT_PROBE_ANSWERED 1
+#define KVT_PROBE_UNANSWERED 0
+#define KVT_PROBE_NOT_THERE 2
 
 /* batchIsExist. results[i]: 1 exists, 0 missing, negative error code. */
 int32_t kvt_lookup(kvt_client *client, const char *const *keys, const int32_t *key_lens,

@@ -10,12 +10,16 @@
 
 #include "boundary.h"
 #include "mooncake_api.h"
-#include "node_table.h"
+#include "nodes.h"
 #include "staging.h"
 #include "workers.h"
 
 struct kvt_client {
-    explicit kvt_client(int64_t suspect_after_ms) : nodes(suspect_after_ms, kvt_shim::node_table_hooks(avoided)) {}
+    kvt_client()
+        : nodes([this](const std::vector<std::string> &addresses, bool avoid) {
+              if (avoid) avoided.avoid(addresses);
+              else avoided.allow(addresses);
+          }) {}
     // Declared first, so freed last: the stripes' transfers may still use it until they are torn down.
     kvt_staging::Pool staging;
     // Native Mooncake clients of one master, each with a transfer engine of its own (its own I/O
@@ -29,7 +33,7 @@ struct kvt_client {
     uint64_t max_mr_size = 0;
     // The data addresses of this client's suspect nodes, whose connects fail at once on its threads.
     kvt_shim::Avoided avoided;
-    NodeTable nodes;
+    Nodes nodes;
     // Run the parts of a batch beside the caller's thread.
     kvt_workers::Workers workers;
 };

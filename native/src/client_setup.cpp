@@ -93,14 +93,12 @@ std::shared_ptr<mooncake::RealClient> set_up(const mooncake::ConfigDict &config,
 
 KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *values,
                                   int32_t n, int32_t rpc_timeout_ms,
-                                  int32_t suspect_after_ms, int32_t native_clients) {
+                                  int32_t native_clients) {
     kvt_client *out = nullptr;
     guarded("kvt_create", [&]() -> int32_t {
         if (n < 0) bad_argument("n must be >= 0, got " + std::to_string(n));
         if (rpc_timeout_ms <= 0)
             bad_argument("rpc_timeout_ms must be > 0, got " + std::to_string(rpc_timeout_ms));
-        if (suspect_after_ms <= 0)
-            bad_argument("suspect_after_ms must be > 0, got " + std::to_string(suspect_after_ms));
         if (native_clients < 1 || native_clients > KVT_MAX_NATIVE_CLIENTS)
             bad_argument("native_clients must be 1 to " + std::to_string(KVT_MAX_NATIVE_CLIENTS) +
                          ", got " + std::to_string(native_clients));
@@ -121,7 +119,7 @@ KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *va
         if (!kvt_shim::check_objects_unless_told_otherwise())
             throw KvtError(kFailed, "kvtier_mooncake: Mooncake read its environment before kvtier's first client, "
                                     "so it checks no object; set MOONCAKE_STORE_CHECKSUM=true before starting the process");
-        auto handle = std::make_unique<kvt_client>(suspect_after_ms);
+        auto handle = std::make_unique<kvt_client>();
         const std::chrono::milliseconds rpc_timeout(rpc_timeout_ms);
         handle->stripes.push_back(set_up(config, "", rpc_timeout));
         const auto further = further_stripe(config);

@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "node_table.h"
 
 #ifdef KVTIER_TESTDOUBLE
 #include "mooncake_testdouble.h"
@@ -203,6 +202,7 @@ inline void bound_master_rpcs(std::chrono::milliseconds timeout) {
 struct Avoided {
     void avoid(const std::vector<std::string> &) {}
     void allow(const std::vector<std::string> &) {}
+    bool contains(const std::string &) const { return false; }
 };
 struct AvoidingFor {
     explicit AvoidingFor(const Avoided &) {}
@@ -244,16 +244,11 @@ inline int64_t last_heard_ms(int node) {
 #endif
 }
 
-// The node table's view of this build: the steady clock, what was heard, the client's avoided
-// addresses (which must outlive the table).
-inline NodeTableHooks node_table_hooks(Avoided &avoided) {
-    return {[] {
-                return std::chrono::duration_cast<std::chrono::milliseconds>(
-                           std::chrono::steady_clock::now().time_since_epoch())
-                    .count();
-            },
-            last_heard_ms, [&avoided](const std::vector<std::string> &a) { avoided.avoid(a); },
-            [&avoided](const std::vector<std::string> &a) { avoided.allow(a); }};
+// The steady clock, in ms, that node reads are timed on.
+inline int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 // Mooncake checks each object end to end when MOONCAKE_STORE_CHECKSUM is true: a put stores a

@@ -1,6 +1,6 @@
-// kvt_load and the node table's C ABI: the read path. Each key is read from a replica whose node
-// is not suspect, one transfer per node at once; a guarded batch reads into staging and copies out
-// under the guard (staging.h).
+// kvt_load and the nodes' C ABI: the read path. Each key is read from a replica whose node the
+// client does not avoid, one transfer per node at once, and each key's result names the node it
+// concerns; a guarded batch reads into staging and copies out under the guard (staging.h).
 #include "kvtier_mooncake.h"
 
 #include <algorithm>
@@ -18,24 +18,13 @@ using namespace kvt_client_parts;
 
 namespace {
 
-// Mooncake's codes for a transfer that did not complete: the node it went to may be silent.
-bool transfer_failed(int64_t code) {
-    return code == static_cast<int64_t>(mooncake::ErrorCode::TRANSFER_FAIL);
-}
-
-// How long no read may have met a node before a probe that finds none of its keys clears it:
-// far longer than a busy workload goes between reads that meet one node's keys. A node the master
-// dropped stays suspect that much longer, which costs nothing: nothing is placed there any more.
-constexpr int64_t kMetRecentlyMs = 3000;
-
-// The first replica of `key`, from `from` on, whose node is not suspect; npos when none is. The
-// key is remembered for each suspect node it skips, so that a probe of that node reads a key the
-// master still places there.
-size_t next_replica(NodeTable &nodes, const std::string &name, const kvt_shim::Locations::Key &key,
-                    size_t from) {
+// The first replica of `key`, from `from` on, whose node the client does not avoid; npos when
+// none is. *skipped becomes the id of the first avoided node passed over, unless it has one: the
+// caller's probe of that node may read the key, which the master still places there.
+size_t next_replica(Nodes &nodes, const kvt_shim::Locations::Key &key, size_t from, int32_t *skipped) {
     for (size_t r = from; r < key.nodes.size(); ++r) {
-        if (!nodes.suspect(key.nodes[r])) return r;
-        nodes.remember(key.nodes[r], name);
+        if (!nodes.avoided(key.nodes[r])) return r;
+        if (*skipped < 0) *skipped = nodes.id(key.nodes[r]);
     }
     return std::string::npos;
 }
@@ -67,10 +56,10 @@ std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
                                 const std::vector<void *> &into) {
     std::vector<void *> group_bufs;
     for (size_t i : which) group_bufs.push_back(into[i]);
-    c.nodes.remember(node, ks[which[0]]);
-    const uint64_t running = c.nodes.begin({node});
+    const int id = c.nodes.id(node);
+    const uint64_t running = c.nodes.begin(id, kvt_shim::now_ms());
     std::vector<int64_t> got;
-    kvt_shim::ReadingFrom reading(c.nodes.index(node));
+    kvt_shim::ReadingFrom reading(c.nodes.hearing_index(id));
     kvt_shim::AvoidingFor avoiding(c.avoided);
     try {
         got = kvt_shim::read_from(stripe, ks, where, which, choice, group_bufs);
@@ -82,18 +71,19 @@ std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
     check_count("BatchGet", got, static_cast<int32_t>(which.size()));
     // A read that reached the node connected to its data address, which the connect guard avoids
     // while the node is suspect.
-    if (std::find(got.begin(), got.end(), 0) != got.end() && c.nodes.address_unknown(node) &&
+    if (std::find(got.begin(), got.end(), 0) != got.end() && c.nodes.address_unknown(id) &&
         !reading.connected().empty())
-        c.nodes.learn_address(node, reading.connected());
+        c.nodes.learn_address(id, reading.connected());
     return got;
 }
 
 // Reads the located keys in `pending` (positions in the batch), each from its replica in
-// `choice`: one transfer per node and stripe, all at once; a key whose transfer failed marks its
-// node suspect. Writes results[i] for every pending key.
+// `choice`: one transfer per node and stripe, all at once. Writes results[i] and nodes[i] (the
+// node read) for every pending key.
 void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
                         const kvt_shim::Locations &where, const std::vector<size_t> &pending,
-                        const std::vector<size_t> &choice, Landing &landing, int64_t *results) {
+                        const std::vector<size_t> &choice, Landing &landing, int64_t *results,
+                        int32_t *nodes) {
     if (pending.empty()) return;
     std::map<std::string, std::pair<std::vector<size_t>, std::vector<size_t>>> by_node;
     for (size_t j = 0; j < pending.size(); ++j) {
@@ -124,19 +114,19 @@ void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
     });
 
     for (const auto &group : groups) {
+        const int id = c.nodes.id(*group.node);
         for (size_t j = 0; j < group.which.size(); ++j) {
             const size_t i = group.which[j];
-            const auto &key = where.keys[i];
+            nodes[i] = id;
             if (group.got[j] == 0) {
-                results[i] = static_cast<int64_t>(key.size);
+                results[i] = static_cast<int64_t>(where.keys[i].size);
                 continue;
             }
-            results[i] = group.got[j];
-            landing.failed(i, group.got[j]);
             // No second replica into the same buffer: a transfer Mooncake reports failed may
             // still deliver late bytes into it (seen on a flapping link as foreign objects).
-            // The key stays a transient error; later reads skip the suspect node up front.
-            if (transfer_failed(group.got[j])) c.nodes.mark(*group.node);
+            // The key stays a transient error; the caller may avoid the node from now on.
+            results[i] = group.got[j];
+            landing.failed(i, group.got[j]);
         }
     }
 }
@@ -147,13 +137,14 @@ void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
 // ON_SUSPECT_NODES: one of them may be whole.
 void read_other_replicas_of_corrupted(kvt_client &c, const std::vector<std::string> &ks,
                                       const kvt_shim::Locations &where, std::vector<size_t> pending,
-                                      std::vector<size_t> choice, Landing &landing, int64_t *results) {
+                                      std::vector<size_t> choice, Landing &landing, int64_t *results,
+                                      int32_t *nodes, int32_t *avoided) {
     while (!pending.empty()) {
         std::vector<size_t> again, next;
         for (size_t j = 0; j < pending.size(); ++j) {
             const size_t i = pending[j];
             if (!corrupted(results[i])) continue;
-            const size_t r = next_replica(c.nodes, ks[i], where.keys[i], choice[j] + 1);
+            const size_t r = next_replica(c.nodes, where.keys[i], choice[j] + 1, &avoided[i]);
             if (r != std::string::npos) {
                 again.push_back(i);
                 next.push_back(r);
@@ -161,7 +152,7 @@ void read_other_replicas_of_corrupted(kvt_client &c, const std::vector<std::stri
                 results[i] = KVT_ON_SUSPECT_NODES;
             }
         }
-        read_from_replicas(c, ks, where, again, next, landing, results);
+        read_from_replicas(c, ks, where, again, next, landing, results, nodes);
         pending = std::move(again);
         choice = std::move(next);
     }
@@ -217,10 +208,14 @@ void copy_out(int32_t *guard, const kvt_staging::Batch &staging, const std::vect
 
 KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
                             const int32_t *key_lens, const int64_t *addrs, const int64_t *sizes,
-                            int32_t n, int32_t *guard, int64_t *results) {
+                            int32_t n, int32_t *guard, int64_t *results, int32_t *nodes,
+                            int32_t *avoided) {
     return guarded("kvt_load", [&]() -> int32_t {
         auto &c = require_client(client);
         if (!check_batch(keys, key_lens, n, results)) return 0;
+        if (nodes == nullptr || avoided == nullptr) bad_argument("nodes or avoided is null");
+        std::fill_n(nodes, n, -1);
+        std::fill_n(avoided, n, -1);
         auto ks = to_keys(keys, key_lens, n);
         std::vector<void *> bufs;
         std::vector<size_t> lens;
@@ -229,7 +224,6 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
         if (guard != nullptr) staging.emplace(client->staging, lens);
         Landing landing{staging ? staging->buffers() : bufs, staging ? &*staging : nullptr};
 
-        client->nodes.sweep();
         const auto where = kvt_shim::locate(c, ks);
         check_count("BatchQuery", where.keys, n);
         std::vector<size_t> pending, choice, elsewhere;
@@ -241,7 +235,7 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
                 elsewhere.push_back(i);
             } else if (lens[i] < key.size) {
                 results[i] = static_cast<int64_t>(mooncake::ErrorCode::INVALID_PARAMS);
-            } else if (const size_t r = next_replica(client->nodes, ks[i], key, 0); r != std::string::npos) {
+            } else if (const size_t r = next_replica(client->nodes, key, 0, &avoided[i]); r != std::string::npos) {
                 pending.push_back(i);
                 choice.push_back(r);
             } else {
@@ -249,8 +243,9 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
             }
         }
         try {
-            read_from_replicas(*client, ks, where, pending, choice, landing, results);
-            read_other_replicas_of_corrupted(*client, ks, where, pending, choice, landing, results);
+            read_from_replicas(*client, ks, where, pending, choice, landing, results, nodes);
+            read_other_replicas_of_corrupted(*client, ks, where, pending, choice, landing, results, nodes,
+                                             avoided);
             read_elsewhere(c, ks, elsewhere, lens, landing, results);
         } catch (...) {
             if (staging) staging->all_late();
@@ -262,64 +257,72 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
     });
 }
 
-KVT_EXPORT int32_t kvt_nodes(kvt_client *client, char *buf, int32_t cap) {
-    return guarded("kvt_nodes", [&]() -> int32_t {
+KVT_EXPORT int32_t kvt_node_reads(kvt_client *client, int32_t *running, int64_t *oldest_ms,
+                                  int64_t *quiet_ms, int32_t cap) {
+    return guarded("kvt_node_reads", [&]() -> int32_t {
         require_client(client);
-        if (cap < 0 || (cap > 0 && buf == nullptr)) bad_argument("nodes: bad buffer");
-        client->nodes.sweep();
-        const std::string text = client->nodes.describe();
-        if (cap > 0) {
-            const size_t copied = std::min(text.size(), static_cast<size_t>(cap) - 1);
-            std::copy_n(text.data(), copied, buf);
-            buf[copied] = '\0';
+        if (cap < 0 || (cap > 0 && (running == nullptr || oldest_ms == nullptr || quiet_ms == nullptr)))
+            bad_argument("node_reads: bad arrays");
+        const auto reads = client->nodes.reads(kvt_shim::now_ms(), kvt_shim::last_heard_ms);
+        for (size_t id = 0; id < reads.size() && id < static_cast<size_t>(cap); ++id) {
+            running[id] = reads[id].running;
+            oldest_ms[id] = reads[id].oldest_ms;
+            quiet_ms[id] = reads[id].quiet_ms;
         }
-        return static_cast<int32_t>(text.size());
+        return static_cast<int32_t>(reads.size());
     });
 }
 
-KVT_EXPORT int32_t kvt_probe_node(kvt_client *client, const char *endpoint) {
+KVT_EXPORT int32_t kvt_node_name(kvt_client *client, int32_t id, char *buf, int32_t cap) {
+    return guarded("kvt_node_name", [&]() -> int32_t {
+        require_client(client);
+        if (cap < 0 || (cap > 0 && buf == nullptr)) bad_argument("node_name: bad buffer");
+        const std::string name = client->nodes.name(id);
+        if (name.empty()) bad_argument("node_name: no node " + std::to_string(id));
+        if (cap > 0) {
+            const size_t copied = std::min(name.size(), static_cast<size_t>(cap) - 1);
+            std::copy_n(name.data(), copied, buf);
+            buf[copied] = '\0';
+        }
+        return static_cast<int32_t>(name.size());
+    });
+}
+
+KVT_EXPORT int32_t kvt_avoid_node(kvt_client *client, int32_t id, int32_t avoid) {
+    return guarded("kvt_avoid_node", [&]() -> int32_t {
+        require_client(client);
+        if (!client->nodes.avoid(id, avoid != 0)) bad_argument("avoid_node: no node " + std::to_string(id));
+        return 0;
+    });
+}
+
+KVT_EXPORT int32_t kvt_probe_node(kvt_client *client, int32_t id, const char *key, int32_t key_len) {
     return guarded("kvt_probe_node", [&]() -> int32_t {
         auto &c = require_client(client);
-        if (endpoint == nullptr) bad_argument("probe_node: endpoint is null");
-        const std::string node(endpoint);
-        const std::vector<std::string> keys = client->nodes.probe_keys(node);
-        if (keys.empty()) bad_argument("probe_node: no key was read from " + node);
+        if (key == nullptr || key_len < 0) bad_argument("probe_node: key is null or its length negative");
+        const std::string node = client->nodes.name(id);
+        if (node.empty()) bad_argument("probe_node: no node " + std::to_string(id));
+        const std::vector<std::string> keys{std::string(key, static_cast<size_t>(key_len))};
         const auto where = kvt_shim::locate(c, keys);
-        check_count("BatchQuery", where.keys, static_cast<int32_t>(keys.size()));
-        bool unanswered = false;
-        for (size_t k = 0; k < keys.size(); ++k) {
-            const auto &located = where.keys[k];
-            if (located.error == static_cast<int64_t>(mooncake::ErrorCode::OBJECT_NOT_FOUND)) continue;
-            if (located.error < 0) {
-                unanswered = true;  // the master may be away
-                continue;
-            }
-            const auto r = std::find(located.nodes.begin(), located.nodes.end(), node);
-            if (r == located.nodes.end()) continue;
-            std::vector<char> scratch(located.size);
-            const uint64_t running = client->nodes.begin({node});
-            std::vector<int64_t> got;
-            kvt_shim::Probing through_to_the_node;
-            try {
-                got = kvt_shim::read_from(c, keys, where, {k},
-                                          {static_cast<size_t>(r - located.nodes.begin())},
-                                          {scratch.data()});
-            } catch (...) {
-                client->nodes.end(running);
-                throw;
-            }
+        check_count("BatchQuery", where.keys, 1);
+        const auto &located = where.keys[0];
+        if (located.error == static_cast<int64_t>(mooncake::ErrorCode::OBJECT_NOT_FOUND)) return KVT_PROBE_NOT_THERE;
+        if (located.error < 0) return KVT_PROBE_UNANSWERED;  // the master may be away
+        const auto r = std::find(located.nodes.begin(), located.nodes.end(), node);
+        if (r == located.nodes.end()) return KVT_PROBE_NOT_THERE;
+        std::vector<char> scratch(located.size);
+        const uint64_t running = client->nodes.begin(id, kvt_shim::now_ms());
+        std::vector<int64_t> got;
+        kvt_shim::Probing through_to_the_node;
+        try {
+            got = kvt_shim::read_from(c, keys, where, {0}, {static_cast<size_t>(r - located.nodes.begin())},
+                                      {scratch.data()});
+        } catch (...) {
             client->nodes.end(running);
-            check_count("BatchGet", got, 1);
-            if (got[0] != 0) return 0;
-            client->nodes.clear(node);
-            return 1;
+            throw;
         }
-        if (unanswered) return 0;
-        // The master lists none of these keys there any more. A workload that deletes what it
-        // read soon leaves that so while the master still places new keys on the node; only a
-        // node no read has met for a while is gone from the master's placements.
-        if (client->nodes.met_within(node, kMetRecentlyMs)) return 0;
-        client->nodes.clear(node);
-        return 1;
+        client->nodes.end(running);
+        check_count("BatchGet", got, 1);
+        return got[0] == 0 ? KVT_PROBE_ANSWERED : KVT_PROBE_UNANSWERED;
     });
 }

@@ -58,7 +58,7 @@ KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
         if (nof_replica_num >= 0) set_nof_replica_num(config, nof_replica_num);
         // The master places replicas; it tries preferred segments first. A segment is named by
         // its client's local_hostname, which the transfer endpoint shows with or without its port.
-        for (const auto &node : client->nodes.healthy_while_some_suspect()) {
+        for (const auto &node : client->nodes.preferred_while_some_avoided()) {
             config.preferred_segments.push_back(node);
             if (const auto colon = node.rfind(':'); colon != std::string::npos)
                 config.preferred_segments.push_back(node.substr(0, colon));

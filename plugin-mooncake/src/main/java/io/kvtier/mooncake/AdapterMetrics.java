@@ -26,7 +26,7 @@ import java.util.function.BooleanSupplier;
  *   <li>gauges {@code lane.<pool>.queue_depth}, {@code lane.abandoned_calls} (native calls running
  *       on given-up lane threads), {@code l1.registered_bytes} and {@code healthy}
  *       (1 while the master answers the health probe, else 0); {@code node.<host_port>.suspect}
- *       comes from {@link SuspectNodes}.</li>
+ *       comes from {@link NodeWatch}.</li>
  * </ul>
  */
 final class AdapterMetrics implements AutoCloseable {

@@ -21,8 +21,8 @@ import jnr.ffi.Runtime;
 final class BatchSlab {
     private static final ThreadLocal<BatchSlab> PER_THREAD = ThreadLocal.withInitial(BatchSlab::new);
     private static final Runtime RUNTIME = Runtime.getSystemRuntime();
-    /** Per key: a key pointer, an address, a size and a result (8 bytes each), a length (4). */
-    private static final int BYTES_PER_KEY = 4 * Long.BYTES + Integer.BYTES;
+    /** Per key: a key pointer, an address, a size and a result (8 bytes each); a length and two nodes (4). */
+    private static final int BYTES_PER_KEY = 4 * Long.BYTES + 3 * Integer.BYTES;
 
     private int keyCapacity;
     private int byteCapacity;
@@ -33,6 +33,8 @@ final class BatchSlab {
     private Pointer sizesPointer;
     private Pointer resultsPointer;
     private Pointer lengthsPointer;
+    private Pointer nodesPointer;
+    private Pointer avoidedPointer;
 
     private BatchSlab() {
         allocate(64, 64 * 96);
@@ -57,7 +59,7 @@ final class BatchSlab {
             allocate(Math.max(n, keyCapacity * 2), Math.max(bytes, byteCapacity * 2));
         }
         int lengthsOffset = lengthsOffset();
-        int pos = lengthsOffset + Integer.BYTES * keyCapacity;
+        int pos = lengthsOffset + 3 * Integer.BYTES * keyCapacity;
         for (int j = 0; j < n; j++) {
             byte[] key = encoded[j];
             buffer.putLong(Long.BYTES * j, baseAddress + pos);
@@ -82,6 +84,34 @@ final class BatchSlab {
             results[j] = buffer.getLong(Long.BYTES * (3 * keyCapacity + j));
         }
         return results;
+    }
+
+    /** The first {@code n} node ids kvt_load wrote to its {@code nodes}. */
+    int[] nodes(int n) {
+        return ints(lengthsOffset() + Integer.BYTES * keyCapacity, n);
+    }
+
+    /** The first {@code n} node ids kvt_load wrote to its {@code avoided}. */
+    int[] avoided(int n) {
+        return ints(lengthsOffset() + 2 * Integer.BYTES * keyCapacity, n);
+    }
+
+    private int[] ints(int offset, int n) {
+        int[] ints = new int[n];
+        for (int j = 0; j < n; j++) {
+            ints[j] = buffer.getInt(offset + Integer.BYTES * j);
+        }
+        return ints;
+    }
+
+    /** The {@code int32_t *nodes} argument of kvt_load. */
+    Pointer nodes() {
+        return nodesPointer;
+    }
+
+    /** The {@code int32_t *avoided} argument of kvt_load. */
+    Pointer avoided() {
+        return avoidedPointer;
     }
 
     /** The {@code const char *const *keys} argument. */
@@ -123,5 +153,7 @@ final class BatchSlab {
         sizesPointer = Pointer.wrap(RUNTIME, baseAddress + 2L * Long.BYTES * keys);
         resultsPointer = Pointer.wrap(RUNTIME, baseAddress + 3L * Long.BYTES * keys);
         lengthsPointer = Pointer.wrap(RUNTIME, baseAddress + (long) lengthsOffset());
+        nodesPointer = Pointer.wrap(RUNTIME, baseAddress + (long) lengthsOffset() + (long) Integer.BYTES * keys);
+        avoidedPointer = Pointer.wrap(RUNTIME, baseAddress + (long) lengthsOffset() + 2L * Integer.BYTES * keys);
     }
 }

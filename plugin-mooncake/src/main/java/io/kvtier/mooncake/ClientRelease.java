@@ -2,6 +2,7 @@ package io.kvtier.mooncake;
 
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * The end of close(): waits, bounded, for every native call and the health probe to return, then
@@ -12,7 +13,8 @@ final class ClientRelease {
     private final WorkerLanes lanes;
     private final CallerThreadCalls callerThreadCalls;
     private final MasterHealth health;
-    private final SuspectNodes suspectNodes;
+    private final NodeWatch nodeWatch;
+    private final ScheduledExecutorService healthScheduler;
     private final L1Registration registration;
     private final MooncakeClient client;
     private final Duration drain;
@@ -21,12 +23,13 @@ final class ClientRelease {
 
     @Inject
     ClientRelease(WorkerLanes lanes, CallerThreadCalls callerThreadCalls, MasterHealth health,
-                  SuspectNodes suspectNodes, L1Registration registration, MooncakeClient client, Timings timings,
-                  MooncakeStoreConfig config) {
+                  NodeWatch nodeWatch, ScheduledExecutorService healthScheduler, L1Registration registration,
+                  MooncakeClient client, Timings timings, MooncakeStoreConfig config) {
         this.lanes = lanes;
         this.callerThreadCalls = callerThreadCalls;
         this.health = health;
-        this.suspectNodes = suspectNodes;
+        this.nodeWatch = nodeWatch;
+        this.healthScheduler = healthScheduler;
         this.nodeProbeStop = config.bounds().batchTimeout();
         this.registration = registration;
         this.client = client;
@@ -43,7 +46,9 @@ final class ClientRelease {
         // All three always run: a probe that kept going after close() would call listeners on a leaked client.
         boolean callsReturned = awaitNativeCalls();
         boolean probeReturned = stopHealth();
-        boolean nodeProbeReturned = stopSuspectNodes();
+        boolean nodeProbeReturned = stopNodeWatch();
+        // A tick still running finds the client destroyed (MooncakeClient's node calls wait for close).
+        healthScheduler.shutdownNow();
         if (!callsReturned || !probeReturned || !nodeProbeReturned) {
             return false;
         }
@@ -53,9 +58,9 @@ final class ClientRelease {
     }
 
     /** Whether the node probe has returned from the native client, so that it may be freed. */
-    private boolean stopSuspectNodes() {
+    private boolean stopNodeWatch() {
         try {
-            return suspectNodes.stop(nodeProbeStop);
+            return nodeWatch.stop(nodeProbeStop);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;

@@ -5,15 +5,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
  * Whether an instance's master answers, kept current by a probe (a one-key lookup) that runs
- * every {@link Timings#probeInterval} on a thread of its own. A probe that fails, or that has not
+ * every {@link Timings#probeInterval} on a thread of its own, judged on ticks of the instance's
+ * health scheduler (shared with {@link NodeWatch}). A probe that fails, or that has not
  * returned within {@link Timings#probeDeadline}, makes the instance unhealthy; the next probe that
  * succeeds makes it healthy again. Mooncake's own health_check cannot serve: a client without a
  * segment sends no heartbeat, so it says healthy while its master is gone.
@@ -34,7 +35,8 @@ final class MasterHealth {
     /** Set by {@link #start}, before the health threads exist. */
     private Listener listener;
     private final Thread prober;
-    private final ScheduledExecutorService watch;
+    private final ScheduledExecutorService scheduler;
+    private volatile ScheduledFuture<?> evaluating;
     private volatile long probeStartedNanos = NOT_PROBING;
     private volatile String lastFailure;
     private volatile boolean stopped;
@@ -42,22 +44,19 @@ final class MasterHealth {
     private volatile Health state = Health.healthy(Instant.now());
 
     /** @param probe returns null when the master answered, else why it did not */
-    MasterHealth(String threadPrefix, Supplier<String> probe, Timings timings) {
-        this(threadPrefix, probe, timings, System::nanoTime);
+    MasterHealth(String threadPrefix, Supplier<String> probe, Timings timings, ScheduledExecutorService scheduler) {
+        this(threadPrefix, probe, timings, scheduler, System::nanoTime);
     }
 
-    MasterHealth(String threadPrefix, Supplier<String> probe, Timings timings, LongSupplier nanoTime) {
+    MasterHealth(String threadPrefix, Supplier<String> probe, Timings timings, ScheduledExecutorService scheduler,
+                 LongSupplier nanoTime) {
         this.nanoTime = nanoTime;
         this.probe = probe;
         this.interval = timings.probeInterval();
         this.deadline = timings.probeDeadline();
         this.prober = new Thread(this::probeLoop, threadPrefix + "probe");
         prober.setDaemon(true);
-        this.watch = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, threadPrefix + "watch");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.scheduler = scheduler;
     }
 
     /** @param listener hears every change from now on */
@@ -65,7 +64,7 @@ final class MasterHealth {
         this.listener = listener;
         prober.start();
         long tick = Math.max(1, interval.toMillis() / 4);
-        watch.scheduleWithFixedDelay(this::evaluate, tick, tick, TimeUnit.MILLISECONDS);
+        evaluating = scheduler.scheduleWithFixedDelay(this::evaluate, tick, tick, TimeUnit.MILLISECONDS);
     }
 
     boolean healthy() {
@@ -136,7 +135,9 @@ final class MasterHealth {
      */
     boolean stop(Duration timeout) throws InterruptedException {
         stopped = true;
-        watch.shutdownNow();
+        if (evaluating != null) {
+            evaluating.cancel(false);
+        }
         prober.interrupt();
         if (prober.isAlive()) {
             prober.join(Math.max(1, timeout.toMillis()));

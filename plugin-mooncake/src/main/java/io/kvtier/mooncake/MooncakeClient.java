@@ -2,14 +2,17 @@ package io.kvtier.mooncake;
 
 import io.kvtier.mooncake.NativeAbi.MooncakeNative;
 import io.kvtier.spi.ObjectKey;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 import jnr.ffi.Pointer;
 import jnr.ffi.byref.LongLongByReference;
 
@@ -23,10 +26,9 @@ import jnr.ffi.byref.LongLongByReference;
 final class MooncakeClient implements AutoCloseable {
     private final MooncakeNative lib;
     private final Pointer handle;
-    private static final ThreadLocal<NodeTableText> NODE_TEXT = ThreadLocal.withInitial(NodeTableText::new);
 
     private final AtomicBoolean destroyed = new AtomicBoolean();
-    /** Node-table calls may come from any thread (status(), the probe); close() waits them out. */
+    /** Node calls may come from any thread (the health threads); close() waits them out. */
     private final ReadWriteLock nodeCalls = new ReentrantReadWriteLock();
 
     private MooncakeClient(MooncakeNative lib, Pointer handle) {
@@ -42,12 +44,11 @@ final class MooncakeClient implements AutoCloseable {
      * @throws IllegalStateException with the connector's message when setup fails
      */
     static MooncakeClient open(MooncakeNative lib, Map<String, String> setup, Duration rpcTimeout,
-                               Duration suspectAfter, int nativeClients) {
+                               int nativeClients) {
         Optional<Path> log = MooncakeLog.redirect(lib, System::getenv);
         String[] keys = setup.keySet().toArray(new String[0]);
         String[] values = setup.values().toArray(new String[0]);
-        Pointer handle = lib.kvt_create(keys, values, keys.length, (int) rpcTimeout.toMillis(),
-                (int) suspectAfter.toMillis(), nativeClients);
+        Pointer handle = lib.kvt_create(keys, values, keys.length, (int) rpcTimeout.toMillis(), nativeClients);
         if (handle == null || handle.address() == 0) {
             String why = lib.kvt_last_error();
             throw new IllegalStateException("mooncake_store: cannot create the Mooncake client: "
@@ -70,47 +71,72 @@ final class MooncakeClient implements AutoCloseable {
         return out.longValue();
     }
 
-    /**
-     * The storage nodes this client has read from, each with whether it is suspect, from the
-     * connector's node table; empty once the client is destroyed.
-     */
-    Map<String, Boolean> nodes() {
-        nodeCalls.readLock().lock();
-        try {
-            if (destroyed.get()) {
-                return Map.of();
-            }
-            NodeTableText text = NODE_TEXT.get();
-            int length = lib.kvt_nodes(handle, text.pointer(), text.capacity());
-            if (length >= text.capacity()) {
-                text.grow(length + 1);
-                length = lib.kvt_nodes(handle, text.pointer(), text.capacity());
-            }
-            if (length < 0) {
-                throw new IllegalStateException("mooncake_store: cannot read the node table: " + lib.kvt_last_error());
-            }
-            return text.parse(Math.min(length, text.capacity() - 1));
-        } finally {
-            nodeCalls.readLock().unlock();
-        }
+    /** What kvt_node_reads shows of each node met, by id; empty once the client is destroyed. */
+    NodeReads nodeReads() {
+        return onNodes(() -> {
+            int[] running = new int[0];
+            long[] oldest = new long[0];
+            long[] quiet = new long[0];
+            int count = 0;
+            // Nodes met between the two calls make a second one needed; a node is never forgotten.
+            do {
+                int cap = Math.max(count, running.length);
+                running = new int[cap];
+                oldest = new long[cap];
+                quiet = new long[cap];
+                count = lib.kvt_node_reads(handle, running, oldest, quiet, cap);
+                if (count < 0) {
+                    throw new IllegalStateException("mooncake_store: cannot read the nodes' reads: " + lib.kvt_last_error());
+                }
+            } while (count > running.length);
+            return new NodeReads(Arrays.copyOf(running, count), Arrays.copyOf(oldest, count), Arrays.copyOf(quiet, count));
+        }, new NodeReads(new int[0], new long[0], new long[0]));
     }
 
-    /**
-     * Reads once more from a suspect node. Blocks as long as that read does.
-     *
-     * @return whether the node answered, and so is no longer suspect
-     */
-    boolean probeNode(String endpoint) {
+    /** Node {@code id}'s transfer endpoint. */
+    String nodeName(int id) {
+        return onNodes(() -> {
+            byte[] name = new byte[64];
+            int length = lib.kvt_node_name(handle, id, name, name.length);
+            if (length >= name.length) {
+                name = new byte[length + 1];
+                length = lib.kvt_node_name(handle, id, name, name.length);
+            }
+            if (length < 0) {
+                throw new IllegalStateException("mooncake_store: cannot name node " + id + ": " + lib.kvt_last_error());
+            }
+            return new String(name, 0, length, StandardCharsets.UTF_8);
+        }, "node " + id);
+    }
+
+    /** Whether this client's reads and stores avoid node {@code id} (kvt_avoid_node). */
+    void avoidNode(int id, boolean avoid) {
+        onNodes(() -> {
+            if (lib.kvt_avoid_node(handle, id, avoid ? 1 : 0) != 0) {
+                throw new IllegalStateException("mooncake_store: cannot avoid node " + id + ": " + lib.kvt_last_error());
+            }
+            return null;
+        }, null);
+    }
+
+    /** Reads {@code wireKey} from node {@code id}, avoided or not. Blocks as long as that read does. */
+    ProbeAnswer probeNode(int id, String wireKey) {
+        return onNodes(() -> {
+            byte[] key = wireKey.getBytes(StandardCharsets.UTF_8);
+            int rc = lib.kvt_probe_node(handle, id, key, key.length);
+            return switch (rc) {
+                case 1 -> ProbeAnswer.ANSWERED;
+                case 0 -> ProbeAnswer.UNANSWERED;
+                case 2 -> ProbeAnswer.NOT_THERE;
+                default -> throw new IllegalStateException("mooncake_store: cannot probe node " + id + ": " + lib.kvt_last_error());
+            };
+        }, ProbeAnswer.UNANSWERED);
+    }
+
+    private <T> T onNodes(Supplier<T> call, T whenDestroyed) {
         nodeCalls.readLock().lock();
         try {
-            if (destroyed.get()) {
-                return false;
-            }
-            int rc = lib.kvt_probe_node(handle, endpoint);
-            if (rc < 0) {
-                throw new IllegalStateException("mooncake_store: cannot probe node " + endpoint + ": " + lib.kvt_last_error());
-            }
-            return rc == 1;
+            return destroyed.get() ? whenDestroyed : call.get();
         } finally {
             nodeCalls.readLock().unlock();
         }
@@ -151,16 +177,24 @@ final class MooncakeClient implements AutoCloseable {
 
     /**
      * Reads into {@code addrs}, only while {@code guard} is held unless it is
-     * {@link SliceGuard#ALWAYS} (kvt_load); results: bytes read, or a negative Mooncake code.
+     * {@link SliceGuard#ALWAYS} (kvt_load); results: bytes read, or a negative Mooncake code; per key
+     * the id of the node it was read from, and of an avoided node holding a replica of it, or -1.
      */
-    long[] load(List<ObjectKey> keys, int[] indices, long[] addrs, long[] sizes, SliceGuard guard) {
+    Loaded load(List<ObjectKey> keys, int[] indices, long[] addrs, long[] sizes, SliceGuard guard) {
         int n = addrs.length;
         BatchSlab slab = slab(keys, indices, n);
         slab.buffers(addrs, sizes, n);
         check("load", lib.kvt_load(handle, slab.keys(), slab.lengths(), slab.addresses(), slab.sizes(), n,
-                guard.word(), slab.results()));
-        return slab.results(n);
+                guard.word(), slab.results(), slab.nodes(), slab.avoided()));
+        return new Loaded(slab.results(n), slab.nodes(n), slab.avoided(n));
     }
+
+    record Loaded(long[] results, int[] nodes, int[] avoided) {}
+
+    /** Per node id: the transfers running from it, how long the oldest has run, ms since it was heard (-1 never). */
+    record NodeReads(int[] running, long[] oldestMs, long[] quietMs) {}
+
+    enum ProbeAnswer { ANSWERED, UNANSWERED, NOT_THERE }
 
     /** {@code batchIsExist}; results: 1 exists, 0 missing, negative Mooncake code. */
     long[] lookup(List<ObjectKey> keys) {

@@ -50,7 +50,8 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     private final NativeBatches batches;
     private final ClientRelease release;
     private final BatchDeadline deadline;
-    private final SuspectNodes suspectNodes;
+    private final StorageNodes storageNodes;
+    private final NodeWatch nodeWatch;
     private final Set<LaneTask> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     /** Set before {@link #closed}, so that a reader who sees {@code closed} sees it. */
@@ -61,7 +62,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     MooncakeStoreAdapter(AdapterContext context, MooncakeStoreConfig config, L1Registration registration,
                          WorkerLanes lanes, CallerThreadCalls callerThreadCalls, MasterHealth health,
                          AdapterMetrics metrics, UsageTracker usage, KeyLocks locks, NativeBatches batches,
-                         ClientRelease release, BatchDeadline deadline, SuspectNodes suspectNodes) {
+                         ClientRelease release, BatchDeadline deadline, StorageNodes storageNodes, NodeWatch nodeWatch) {
         this.name = context.instanceName();
         this.config = config;
         this.registration = registration;
@@ -75,7 +76,8 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         this.batches = batches;
         this.release = release;
         this.deadline = deadline;
-        this.suspectNodes = suspectNodes;
+        this.storageNodes = storageNodes;
+        this.nodeWatch = nodeWatch;
     }
 
     /**
@@ -86,7 +88,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     MooncakeStoreAdapter start() {
         metrics.registerGauges(lanes, registration, health::healthy);
         health.start(this::healthChanged);
-        suspectNodes.start();
+        nodeWatch.start(storageNodes);
         return this;
     }
 
@@ -195,7 +197,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             return closedHealth;
         }
         Health master = health.health();
-        List<String> suspects = suspectNodes.suspects();
+        List<String> suspects = storageNodes.suspects();
         if (suspects.isEmpty()) {
             return master;
         }
@@ -223,7 +225,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         status.put("batch_timeout_ms", deadline.timeout().toMillis());
         status.put("abandoned_calls", lanes.abandonedCalls());
         status.put("keys_in_doubt", deadline.keysInDoubt());
-        status.put("suspect_nodes", closed ? List.of() : suspectNodes.suspects());
+        status.put("suspect_nodes", closed ? List.of() : storageNodes.suspects());
         status.put("preregister_l1_memory", registration.enabled());
         status.put("registered_bytes", registration.registeredBytes());
         status.put("registration_blocks", registration.blockCount());

@@ -7,6 +7,8 @@ import com.google.inject.Singleton;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.toolkit.KeyLocks;
 import io.kvtier.toolkit.UsageTracker;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Wires one instance in an injector of its own, as Trino's MemoryModule wires a catalog: the
@@ -61,11 +63,25 @@ final class MooncakeStoreModule extends AbstractModule {
         return lanes;
     }
 
+    /** The one thread that judges the instance's health: the master's probe and the storage nodes' reads. */
+    @Provides
+    @Singleton
+    ScheduledExecutorService healthScheduler() {
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "kvtier-" + context.instanceName() + "-health-watch");
+            thread.setDaemon(true);
+            return thread;
+        });
+        acquired.add(scheduler::shutdownNow);
+        return scheduler;
+    }
+
     /** Not started: the adapter starts it once everything else exists. */
     @Provides
     @Singleton
-    MasterHealth health() {
-        return new MasterHealth("kvtier-" + context.instanceName() + "-health-", client::askMaster, timings);
+    MasterHealth health(ScheduledExecutorService healthScheduler) {
+        return new MasterHealth("kvtier-" + context.instanceName() + "-health-", client::askMaster, timings,
+                healthScheduler);
     }
 
     /** Gauges come later, from the adapter's start: only they can clash with another instance's. */
@@ -84,8 +100,14 @@ final class MooncakeStoreModule extends AbstractModule {
     /** Not started: the adapter starts it once everything else exists. */
     @Provides
     @Singleton
-    SuspectNodes suspectNodes() {
-        return new SuspectNodes(context, client::nodes, client::probeNode);
+    NodeWatch nodeWatch(ScheduledExecutorService healthScheduler) {
+        return new NodeWatch(context, healthScheduler, timings);
+    }
+
+    @Provides
+    @Singleton
+    StorageNodes storageNodes(NodeWatch watch) {
+        return new StorageNodes(StorageNodes.Connector.over(client), config.bounds().suspectAfter().toMillis(), timings, System::nanoTime, watch);
     }
 
     /**

@@ -92,7 +92,7 @@ public final class MooncakeStoreProvider implements L2AdapterProvider<MooncakeSt
         Acquired acquired = new Acquired();
         try {
             MooncakeClient client = acquired.add(MooncakeClient.open(lib, config.setupConfig(), config.rpcTimeout(),
-                    config.bounds().suspectAfter(), config.nativeClients()));
+                    config.nativeClients()));
             L1Registration registration = acquired.add(region
                     .map(r -> L1Registration.register(client, r.address(), r.size()))
                     .orElse(L1Registration.DISABLED));

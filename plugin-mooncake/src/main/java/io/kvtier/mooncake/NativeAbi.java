@@ -3,6 +3,7 @@ package io.kvtier.mooncake;
 import jnr.ffi.Pointer;
 import jnr.ffi.annotations.IgnoreError;
 import jnr.ffi.annotations.In;
+import jnr.ffi.annotations.Out;
 import jnr.ffi.byref.LongLongByReference;
 import jnr.ffi.types.u_int64_t;
 
@@ -14,7 +15,7 @@ import jnr.ffi.types.u_int64_t;
  */
 final class NativeAbi {
     /** The {@code KVT_ABI_VERSION} of {@code native/include/kvtier_mooncake.h} this binding is written for. */
-    static final int VERSION = 7;
+    static final int VERSION = 8;
 
     private NativeAbi() {}
 
@@ -43,8 +44,7 @@ final class NativeAbi {
         int kvt_log_to_file(String path);
 
         /** Returns null when create or setup failed. Called once per instance, so String[] is fine here. */
-        Pointer kvt_create(@In String[] keys, @In String[] values, int n, int rpcTimeoutMs, int suspectAfterMs,
-                           int nativeClients);
+        Pointer kvt_create(@In String[] keys, @In String[] values, int n, int rpcTimeoutMs, int nativeClients);
 
         void kvt_destroy(Pointer client);
 
@@ -61,18 +61,26 @@ final class NativeAbi {
         int kvt_store(Pointer client, Pointer keys, Pointer keyLens, Pointer addrs, Pointer sizes, int n,
                       int replicaNum, int nofReplicaNum, Pointer guard, Pointer results);
 
-        /** {@code guard} null: the bytes land in {@code addrs} whenever they arrive. */
+        /**
+         * {@code guard} null: the bytes land in {@code addrs} whenever they arrive. Per key, {@code nodes}:
+         * the id of the node it was read from, {@code avoided}: of an avoided node holding a replica; or -1.
+         */
         int kvt_load(Pointer client, Pointer keys, Pointer keyLens, Pointer addrs, Pointer sizes, int n,
-                     Pointer guard, Pointer results);
+                     Pointer guard, Pointer results, Pointer nodes, Pointer avoided);
 
         int kvt_lookup(Pointer client, Pointer keys, Pointer keyLens, int n, Pointer results);
 
         int kvt_delete(Pointer client, Pointer keys, Pointer keyLens, int n, Pointer results);
 
-        /** The length of the node table's text; writes at most {@code cap - 1} bytes of it and a NUL. */
-        int kvt_nodes(Pointer client, Pointer buf, int cap);
+        /** The number of nodes met; fills the three arrays for the ids below {@code cap}. */
+        int kvt_node_reads(Pointer client, @Out int[] running, @Out long[] oldestMs, @Out long[] quietMs, int cap);
 
-        /** 1 when the node answered (no longer suspect), 0 when still suspect, negative on failure. */
-        int kvt_probe_node(Pointer client, String endpoint);
+        /** The length of node {@code id}'s endpoint; writes at most {@code cap - 1} bytes of it and a NUL. */
+        int kvt_node_name(Pointer client, int id, @Out byte[] buf, int cap);
+
+        int kvt_avoid_node(Pointer client, int id, int avoid);
+
+        /** KVT_PROBE_ANSWERED (1), KVT_PROBE_UNANSWERED (0), KVT_PROBE_NOT_THERE (2), or negative on failure. */
+        int kvt_probe_node(Pointer client, int id, @In byte[] key, int keyLen);
     }
 }

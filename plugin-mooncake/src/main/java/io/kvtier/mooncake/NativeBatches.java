@@ -5,6 +5,7 @@ import static io.kvtier.mooncake.TransientRetry.pick;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.ObjectKey;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -21,6 +22,7 @@ final class NativeBatches {
     private final TransientRetry retry;
     private final CapacityRetry capacity;
     private final NativeResults results;
+    private final StorageNodes nodes;
     /**
      * Whether a batch's deadline may complete it early: loads write their slices and stores read
      * them only under the batch's guard.
@@ -29,12 +31,13 @@ final class NativeBatches {
 
     @Inject
     NativeBatches(MooncakeClient client, MooncakeStoreConfig config, TransientRetry retry, CapacityRetry capacity,
-                  NativeResults results, L1Registration registration) {
+                  NativeResults results, L1Registration registration, StorageNodes nodes) {
         this.client = client;
         this.replicas = config.replicateConfig();
         this.retry = retry;
         this.capacity = capacity;
         this.results = results;
+        this.nodes = nodes;
         // RDMA reads and writes the registered L1 itself, with no receive or send the connector could hold back.
         this.guarded = !registration.enabled();
     }
@@ -70,9 +73,9 @@ final class NativeBatches {
     }
 
     /**
-     * The connector writes L1 only while the guard is held: Mooncake's transfers receive into the
-     * slices under it, and a replica outside memory (disk) is copied in under it from the
-     * connector's own staging memory.
+     * The connector writes L1 only while the guard is held, copying each key in from its own
+     * staging memory. Nodes whose reads stalled are avoided first, and each key's outcome goes to
+     * the node model at once, so that a retry reads around a node that just failed.
      *
      * @return null when the batch completed (its deadline) before all its bytes were written into L1
      */
@@ -84,9 +87,9 @@ final class NativeBatches {
                 long[] sizes = batch.sizes();
                 long[] addresses = batch.addresses();
                 SliceGuard held = held(guard);
-                rc = retry.apply(client.load(keys, indices, addresses, sizes, held),
-                        again -> client.load(keys, pick(indices, again), pick(addresses, again), pick(sizes, again),
-                                held));
+                nodes.sweep();
+                rc = retry.apply(load(keys, indices, addresses, sizes, held),
+                        again -> load(keys, pick(indices, again), pick(addresses, again), pick(sizes, again), held));
                 if (guard.completed()) {
                     return null; // some bytes were not written: the slices are no longer this batch's
                 }
@@ -95,6 +98,16 @@ final class NativeBatches {
             }
         }
         return results.loaded(keys, batch, rc);
+    }
+
+    private long[] load(List<ObjectKey> keys, int[] indices, long[] addresses, long[] sizes, SliceGuard held) {
+        MooncakeClient.Loaded loaded = client.load(keys, indices, addresses, sizes, held);
+        List<String> wireKeys = new ArrayList<>(addresses.length);
+        for (int j = 0; j < addresses.length; j++) {
+            wireKeys.add(keys.get(indices == null ? j : indices[j]).wireString());
+        }
+        nodes.loaded(wireKeys, loaded);
+        return loaded.results();
     }
 
     /** The guard the connector holds around its reads and writes of the slices, when it can hold one. */

@@ -48,7 +48,7 @@ public class BindingBenchmark {
     public void setUp() {
         client = MooncakeClient.open(TestDouble.binding(), Map.of("local_hostname", "127.0.0.1",
                 "metadata_server", "P2PHANDSHAKE", "master_server_addr", "bench-" + UUID.randomUUID() + ":1"),
-                Duration.ofSeconds(5), Duration.ofSeconds(1), 1);
+                Duration.ofSeconds(5), 1);
         region = new OffHeapRegion(keys * VALUE);
         batch = IntStream.range(0, keys).mapToObj(TestDouble::key).toList();
         addrs = new long[keys];
@@ -77,7 +77,7 @@ public class BindingBenchmark {
 
     @Benchmark
     public long[] get() {
-        return client.load(batch, null, addrs, sizes, SliceGuard.ALWAYS);
+        return client.load(batch, null, addrs, sizes, SliceGuard.ALWAYS).results();
     }
 
     @Benchmark

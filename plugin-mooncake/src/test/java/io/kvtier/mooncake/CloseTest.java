@@ -73,7 +73,7 @@ class CloseTest {
     void closeStopsTheHealthProbeEvenWhenANativeCallOutlastsTheDrain() throws Exception {
         // A load held 3 s in the double outlasts a 200 ms drain: the client must be left in place,
         // and the probe must stop all the same, or it would go on calling a leaked client.
-        Timings shortDrain = new Timings(Duration.ofMillis(20), Duration.ofMillis(500), Duration.ofMillis(200));
+        Timings shortDrain = new Timings(Duration.ofMillis(20), Duration.ofMillis(500), Duration.ofMillis(200), Timings.DEFAULTS.nodeSweep(), Timings.DEFAULTS.nodeProbeInterval(), Timings.DEFAULTS.metRecently());
         MooncakeStoreProvider provider = TestDouble.provider(lib -> rec = new RecordingNative(lib), shortDrain);
         MooncakeStoreAdapter adapter = TestDouble.create(provider, TestDouble.body("testdouble_delay_ms_get", 3000),
                 TestDouble.context("stuck", metrics, Optional.empty()));

@@ -17,7 +17,7 @@ class ConnectorContractTest {
     private MooncakeClient client(String maxMrSize) {
         return MooncakeClient.open(lib, Map.of("local_hostname", "127.0.0.1", "metadata_server", "P2PHANDSHAKE",
                 "master_server_addr", "contract-" + UUID.randomUUID() + ":1", "testdouble_max_mr_size", maxMrSize),
-                Duration.ofSeconds(5), Duration.ofSeconds(1), 1);
+                Duration.ofSeconds(5), 1);
     }
 
     @Test
@@ -35,18 +35,15 @@ class ConnectorContractTest {
     }
 
     @Test
-    void createRefusesANonPositiveSuspectAfter() {
-        assertThat(lib.kvt_create(new String[0], new String[0], 0, 1000, 0, 1)).isNull();
-        assertThat(lib.kvt_last_error()).isEqualTo("kvtier_mooncake: suspect_after_ms must be > 0, got 0");
-    }
-
-    @Test
-    void aFreshClientKnowsNoNodesAndCannotProbeOneItNeverRead() {
+    void aFreshClientKnowsNoNodesAndRefusesCallsOnAnIdItNeverGave() {
         try (MooncakeClient client = client("0")) {
-            assertThat(client.nodes()).isEmpty();
-            assertThatThrownBy(() -> client.probeNode("10.0.0.1:1234"))
-                    .hasMessage("mooncake_store: cannot probe node 10.0.0.1:1234: "
-                            + "kvtier_mooncake: probe_node: no key was read from 10.0.0.1:1234");
+            assertThat(client.nodeReads().running()).isEmpty();
+            assertThatThrownBy(() -> client.probeNode(0, "k"))
+                    .hasMessage("mooncake_store: cannot probe node 0: kvtier_mooncake: probe_node: no node 0");
+            assertThatThrownBy(() -> client.avoidNode(0, true))
+                    .hasMessage("mooncake_store: cannot avoid node 0: kvtier_mooncake: avoid_node: no node 0");
+            assertThatThrownBy(() -> client.nodeName(0))
+                    .hasMessage("mooncake_store: cannot name node 0: kvtier_mooncake: node_name: no node 0");
         }
     }
 
@@ -54,7 +51,7 @@ class ConnectorContractTest {
     void nodeCallsOnADestroyedClientDoNothing() {
         MooncakeClient client = client("0");
         client.close();
-        assertThat(client.nodes()).isEmpty();
-        assertThat(client.probeNode("a")).isFalse();
+        assertThat(client.nodeReads().running()).isEmpty();
+        assertThat(client.probeNode(0, "k")).isEqualTo(MooncakeClient.ProbeAnswer.UNANSWERED);
     }
 }

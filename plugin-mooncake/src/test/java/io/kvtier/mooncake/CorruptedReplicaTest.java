@@ -28,7 +28,7 @@ class CorruptedReplicaTest {
     private void storeBothKeys(int replicas) {
         client = MooncakeClient.open(TestDouble.binding(), Map.of("local_hostname", "127.0.0.1", "metadata_server",
                 "P2PHANDSHAKE", "master_server_addr", "corrupt-" + UUID.randomUUID() + ":1", "testdouble_nodes", "a,b",
-                "testdouble_corrupt_node", "a"), Duration.ofSeconds(5), Duration.ofSeconds(1), 1);
+                "testdouble_corrupt_node", "a"), Duration.ofSeconds(5), 1);
         OffHeapRegion source = new OffHeapRegion(2 * SIZE);
         RoundTripTest.filled(source, 2, 7);
         long[] rc = client.store(keys, null, addresses(source), sizes, new ReplicateConfig(replicas, ReplicateConfig.UNSET), SliceGuard.ALWAYS);
@@ -47,7 +47,7 @@ class CorruptedReplicaTest {
     }
 
     private long[] load() {
-        return client.load(keys, null, addresses(l1), sizes, SliceGuard.ALWAYS);
+        return client.load(keys, null, addresses(l1), sizes, SliceGuard.ALWAYS).results();
     }
 
     @Test

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HealthTest {
     private static final Duration FIVE_SECONDS = Duration.ofSeconds(5);
     /** A probe every 20 ms: the changes come within a few of them, not within seconds. */
-    private static final Timings PROBE_OFTEN = new Timings(Duration.ofMillis(20), Duration.ofMillis(500), Duration.ofSeconds(30));
+    private static final Timings PROBE_OFTEN = new Timings(Duration.ofMillis(20), Duration.ofMillis(500), Duration.ofSeconds(30), Timings.DEFAULTS.nodeSweep(), Timings.DEFAULTS.nodeProbeInterval(), Timings.DEFAULTS.metRecently());
     private final MetricRegistry metrics = new MetricRegistry();
     private final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
 
@@ -121,7 +121,7 @@ class HealthTest {
         AtomicInteger probes = new AtomicInteger();
         RecordingNative[] rec = new RecordingNative[1];
         MooncakeStoreProvider provider = TestDouble.provider(lib -> rec[0] = new RecordingNative(lib),
-                new Timings(Duration.ofMillis(1), Duration.ofMillis(500), Duration.ofSeconds(30)));
+                new Timings(Duration.ofMillis(1), Duration.ofMillis(500), Duration.ofSeconds(30), Timings.DEFAULTS.nodeSweep(), Timings.DEFAULTS.nodeProbeInterval(), Timings.DEFAULTS.metRecently()));
         rec[0].healthCheck = () -> probes.incrementAndGet() % 2 == 0 ? 0 : (int) MooncakeCodes.RPC_FAIL;
         Logger log = Logger.getLogger(MooncakeStoreAdapter.class.getName());
         Level level = log.getLevel();

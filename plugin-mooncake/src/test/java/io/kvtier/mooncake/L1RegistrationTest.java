@@ -139,7 +139,7 @@ class L1RegistrationTest {
     void checkIsSafeAgainstOverflowingAddresses() {
         Map<String, String> setup = Map.of("local_hostname", "127.0.0.1", "metadata_server", "P2PHANDSHAKE",
                 "master_server_addr", "overflow-test:1", "testdouble_max_mr_size", Integer.toString(BLOCK));
-        MooncakeClient client = MooncakeClient.open(TestDouble.binding(), setup, Duration.ofSeconds(5), Duration.ofSeconds(1), 1);
+        MooncakeClient client = MooncakeClient.open(TestDouble.binding(), setup, Duration.ofSeconds(5), 1);
         try {
             L1Registration registration = L1Registration.register(client, l1.address, REGION);
             assertThat(registration.check(-1L, 16)).startsWith("Buffer is outside");

@@ -5,20 +5,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class MasterHealthTest {
     /** A probe every 20 ms, late after 200 ms: the tests wait on the probe, not on the wall clock. */
-    private static final Timings FAST = new Timings(Duration.ofMillis(20), Duration.ofMillis(200), Duration.ofSeconds(5));
+    private static final Timings FAST = new Timings(Duration.ofMillis(20), Duration.ofMillis(200), Duration.ofSeconds(5), Timings.DEFAULTS.nodeSweep(), Timings.DEFAULTS.nodeProbeInterval(), Timings.DEFAULTS.metRecently());
     /** Health changes as the listener heard them. */
     private final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+
+    @AfterEach
+    void stopScheduler() {
+        scheduler.shutdownNow();
+    }
 
     private MasterHealth health(java.util.function.Supplier<String> probe) {
-        return new MasterHealth("test-health-", probe, FAST);
+        return new MasterHealth("test-health-", probe, FAST, scheduler);
     }
 
     private void start(MasterHealth health) {
@@ -60,7 +69,7 @@ class MasterHealthTest {
                 Thread.currentThread().interrupt();
             }
             return null;
-        }, FAST, now::get);
+        }, FAST, scheduler, now::get);
         start(health);
         assertThat(inProbe.await(10, TimeUnit.SECONDS)).isTrue();
         now.addAndGet(FAST.probeDeadline().toNanos());

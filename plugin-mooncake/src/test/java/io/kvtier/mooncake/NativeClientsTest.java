@@ -128,9 +128,9 @@ class NativeClientsTest {
         String[] keys = {"local_hostname", "metadata_server", "master_server_addr"};
         String[] values = {"127.0.0.1", "P2PHANDSHAKE", "double-" + UUID.randomUUID() + ":1"};
         int timeout = (int) Duration.ofSeconds(5).toMillis();
-        assertThat(lib.kvt_create(keys, values, 3, timeout, 1000, 0)).isNull();
+        assertThat(lib.kvt_create(keys, values, 3, timeout, 0)).isNull();
         assertThat(lib.kvt_last_error()).isEqualTo("kvtier_mooncake: native_clients must be 1 to 64, got 0");
-        assertThat(lib.kvt_create(keys, values, 3, timeout, 1000, 65)).isNull();
+        assertThat(lib.kvt_create(keys, values, 3, timeout, 65)).isNull();
         assertThat(lib.kvt_last_error()).isEqualTo("kvtier_mooncake: native_clients must be 1 to 64, got 65");
     }
 }

@@ -16,14 +16,16 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * kvt_probe_node through the double, whose nodes a, b and c hold two replicas of each key (key k
+ * {@link StorageNodes} over the double, whose nodes a, b and c hold two replicas of each key (key k
  * on nodes k and k + 1, mod 3): a silent node stays suspect while the workload deletes the key
- * it last read there, because the probe reads another key the master still places on it.
+ * it last read there, because the probe reads another key the master still places on it. The
+ * model's clock is the test's, for how long ago a read met a node.
  */
 class NodeProbeTest {
     @TempDir
@@ -33,7 +35,9 @@ class NodeProbeTest {
     private Path calls;
     /** The read stuck on the silent node: it must return before the native client is freed. */
     private CompletableFuture<long[]> stuck = CompletableFuture.completedFuture(null);
-    private CompletableFuture<Boolean> probe = CompletableFuture.completedFuture(null);
+    private CompletableFuture<Void> probe = CompletableFuture.completedFuture(null);
+    private final AtomicLong now = new AtomicLong();
+    private StorageNodes nodes;
 
     @AfterEach
     void close() throws Exception {
@@ -58,7 +62,14 @@ class NodeProbeTest {
             addresses[i] = target.address + (long) i * SIZE;
             sizes[i] = SIZE;
         }
-        return client.load(keys, null, addresses, sizes, SliceGuard.ALWAYS);
+        List<String> wireKeys = keys.stream().map(ObjectKey::wireString).toList();
+        MooncakeClient.Loaded loaded = client.load(keys, null, addresses, sizes, SliceGuard.ALWAYS);
+        nodes.loaded(wireKeys, loaded);
+        return loaded.results();
+    }
+
+    private StorageNodes.State a() {
+        return nodes.states().get("a");
     }
 
     /** A client of the double with nodes a, b and c, and keys 0 to 3 stored with two replicas each. */
@@ -68,7 +79,8 @@ class NodeProbeTest {
         client = MooncakeClient.open(TestDouble.binding(), Map.of("local_hostname", "127.0.0.1", "metadata_server",
                 "P2PHANDSHAKE", "master_server_addr", "probe-" + UUID.randomUUID() + ":1", "testdouble_nodes", "a,b,c",
                 "testdouble_silent_nodes_file", silent.toString(), "testdouble_calls_file", calls.toString()),
-                Duration.ofSeconds(5), Duration.ofMillis(100), 1);
+                Duration.ofSeconds(5), 1);
+        nodes = new StorageNodes(StorageNodes.Connector.over(client), 100, Timings.DEFAULTS, now::get, (n, state, why) -> { });
         List<ObjectKey> keys = RoundTripTest.keys(0, 4); // key 0 on a and b, key 3 on a and b too
         OffHeapRegion source = new OffHeapRegion(4 * SIZE);
         long[] addresses = new long[4];
@@ -87,7 +99,10 @@ class NodeProbeTest {
     private void silenceAAndReadAroundIt(List<ObjectKey> keys) throws Exception {
         Files.writeString(silent, "a");
         stuck = CompletableFuture.supplyAsync(() -> load(keys.subList(0, 1)));
-        until("a to be suspect", () -> Boolean.TRUE.equals(client.nodes().get("a")));
+        until("a to be suspect", () -> {
+            nodes.sweep();
+            return a() == StorageNodes.State.SUSPECT;
+        });
         assertThat(load(keys.subList(3, 4))).as("key 3 read around a, from b").containsExactly(SIZE);
     }
 
@@ -98,17 +113,16 @@ class NodeProbeTest {
         assertThat(client.delete(keys.subList(0, 1))).containsExactly(0);
 
         long readsBefore = reads();
-        probe = CompletableFuture.supplyAsync(() -> client.probeNode("a"));
+        probe = CompletableFuture.runAsync(nodes::probe);
         until("the probe to read from a", () -> reads() > readsBefore || probe.isDone());
         assertThat(probe).as("the probe waits on silent a, through key 3").isNotDone();
-        assertThat(client.nodes()).containsEntry("a", true);
+        assertThat(a()).isEqualTo(StorageNodes.State.SUSPECT);
 
         Files.delete(silent);
-        assertThat(probe.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        probe.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        assertThat(a()).as("the probe read key 3 from a").isEqualTo(StorageNodes.State.UP);
         assertThat(stuck.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("key 0 was deleted meanwhile")
                 .containsExactly(MooncakeCodes.OBJECT_NOT_FOUND);
-        // Only now: a transfer still running past suspect_after_ms marks its node again.
-        assertThat(client.nodes()).containsEntry("a", false);
     }
 
     @Test
@@ -117,13 +131,14 @@ class NodeProbeTest {
         silenceAAndReadAroundIt(keys);
         assertThat(client.delete(List.of(keys.get(0), keys.get(3)))).containsExactly(0, 0);
 
-        assertThat(client.probeNode("a")).as("none of a's keys is left, but a read met a just now").isFalse();
-        assertThat(client.nodes()).containsEntry("a", true);
-        // No read meets a any more, as when the master has dropped a node: a probe then clears it,
-        // once the stuck read has returned (while it runs past suspect_after_ms it marks a again).
-        Files.delete(silent);
-        stuck.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
-        until("a probe to clear a", () -> client.probeNode("a"));
-        assertThat(client.nodes()).containsEntry("a", false);
+        nodes.probe();
+        assertThat(a()).as("none of a's keys is left, but a read met a just now").isEqualTo(StorageNodes.State.SUSPECT);
+        now.addAndGet(Timings.DEFAULTS.metRecently().toNanos() - 1);
+        nodes.probe();
+        assertThat(a()).as("a read met a just under metRecently ago").isEqualTo(StorageNodes.State.SUSPECT);
+        // No read meets a any more, as when the master has dropped a node: a probe then clears it.
+        now.addAndGet(1);
+        nodes.probe();
+        assertThat(a()).isEqualTo(StorageNodes.State.UP);
     }
 }

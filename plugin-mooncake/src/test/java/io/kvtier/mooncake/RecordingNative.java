@@ -53,10 +53,9 @@ final class RecordingNative implements MooncakeNative {
     }
 
     @Override
-    public Pointer kvt_create(String[] keys, String[] values, int n, int rpcTimeoutMs, int suspectAfterMs,
-                              int nativeClients) {
+    public Pointer kvt_create(String[] keys, String[] values, int n, int rpcTimeoutMs, int nativeClients) {
         creates.incrementAndGet();
-        return delegate.kvt_create(keys, values, n, rpcTimeoutMs, suspectAfterMs, nativeClients);
+        return delegate.kvt_create(keys, values, n, rpcTimeoutMs, nativeClients);
     }
 
     @Override
@@ -102,13 +101,13 @@ final class RecordingNative implements MooncakeNative {
 
     @Override
     public int kvt_load(Pointer client, Pointer keys, Pointer keyLens, Pointer addrs, Pointer sizes,
-                        int n, Pointer guard, Pointer results) {
+                        int n, Pointer guard, Pointer results, Pointer nodes, Pointer avoided) {
         batchCalls.incrementAndGet();
         record(addrs, n);
         loadsInNative.incrementAndGet();
         loadEntered.countDown();
         try {
-            return delegate.kvt_load(client, keys, keyLens, addrs, sizes, n, guard, results);
+            return delegate.kvt_load(client, keys, keyLens, addrs, sizes, n, guard, results, nodes, avoided);
         } finally {
             loadsInNative.decrementAndGet();
         }
@@ -134,13 +133,23 @@ final class RecordingNative implements MooncakeNative {
     }
 
     @Override
-    public int kvt_nodes(Pointer client, Pointer buf, int cap) {
-        return delegate.kvt_nodes(client, buf, cap);
+    public int kvt_node_reads(Pointer client, int[] running, long[] oldestMs, long[] quietMs, int cap) {
+        return delegate.kvt_node_reads(client, running, oldestMs, quietMs, cap);
     }
 
     @Override
-    public int kvt_probe_node(Pointer client, String endpoint) {
-        return delegate.kvt_probe_node(client, endpoint);
+    public int kvt_node_name(Pointer client, int id, byte[] buf, int cap) {
+        return delegate.kvt_node_name(client, id, buf, cap);
+    }
+
+    @Override
+    public int kvt_avoid_node(Pointer client, int id, int avoid) {
+        return delegate.kvt_avoid_node(client, id, avoid);
+    }
+
+    @Override
+    public int kvt_probe_node(Pointer client, int id, byte[] key, int keyLen) {
+        return delegate.kvt_probe_node(client, id, key, keyLen);
     }
 
     private void record(Pointer addrs, int n) {

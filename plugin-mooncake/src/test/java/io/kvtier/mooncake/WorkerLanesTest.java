@@ -54,9 +54,10 @@ class WorkerLanesTest {
                     .collect(Collectors.toMap(Thread::getName, Thread::isDaemon, (a, b) -> a));
             assertThat(threads).containsEntry("kvtier-lanes-shared-1", true).containsEntry("kvtier-lanes-load-1", true)
                     .containsEntry("kvtier-lanes-health-probe", true).containsEntry("kvtier-lanes-health-watch", true);
-            assertThat(threads).containsEntry("kvtier-lanes-deadline", true).containsEntry("kvtier-lanes-nodes-probe", true).containsEntry("kvtier-lanes-nodes-watch", true);
+            assertThat(threads).containsEntry("kvtier-lanes-deadline", true).containsEntry("kvtier-lanes-nodes-probe", true);
+            // One scheduler judges the master and the storage nodes: health-watch.
             assertThat(threads.keySet())
-                    .allMatch(n -> n.matches("kvtier-lanes-((shared|load)-[12]|health-(probe|watch)|deadline|nodes-(probe|watch))"));
+                    .allMatch(n -> n.matches("kvtier-lanes-((shared|load)-[12]|health-(probe|watch)|deadline|nodes-probe)"));
         }
     }
 
