@@ -1,7 +1,9 @@
-# Every -Wl,--wrap of the real connector, in one place. Each is an aid: without it the connector is
-# slower or tells a silent node later, never wrong. No guarantee of the connector rests on one: a
-# batch's bounds come from its deadline, the caller's buffers from staging (src/staging.h), foreign
-# bytes are caught by Mooncake's object checksum.
+# Every -Wl,--wrap of the real connector, in one place. The connector's guarantees rest on none of
+# them: a batch's bounds come from its deadline, the caller's buffers from staging
+# (src/staging.h), foreign bytes are caught by Mooncake's object checksum. Without one, the
+# connector is slower or tells a silent node later, with one exception: connect_guard's abortive
+# close of a timed-out master RPC, which keeps a stale request from being carried out after a
+# partition heals, and which Mooncake's public API offers no other way to get.
 #
 # The build checks that the linked Mooncake still calls each wrapped symbol (check_wraps.cmake): a
 # wrap that no longer engages fails the build rather than go inert. The aids built in are listed
