@@ -86,11 +86,11 @@ int32_t kvt_health_check(kvt_client *client);
  *
  * guard null: addrs are read for as long as the call needs them.
  * guard given: the caller may give up on the batch before this call returns, and addrs are read
- * (by Mooncake's TCP sends, its local memcpy and the object checksum) only while this call holds
- * *guard, as kvt_load holds it. Once the caller closed it, a send of the batch fails (its put with
- * it), and an object whose local copy was skipped is removed before the call returns. After a
- * call in which some key was not stored, its buffers are not sent from for 90 s, except by
- * another store of them: Mooncake may have given up on transfers that still try to send. */
+ * only while this call holds *guard (as kvt_load holds it): each key is copied into the
+ * connector's own staging memory, and the put reads that. Once the caller has closed the guard
+ * before the copies are done, nothing is stored and every key gets KVT_NOT_DELIVERED; a store
+ * that goes on after the caller gave up stores the bytes copied. A key's staging memory whose put
+ * failed is not used again for 90 s: Mooncake may have given up on a transfer that still sends. */
 int32_t kvt_store(kvt_client *client, const char *const *keys, const int32_t *key_lens,
                   const int64_t *addrs, const int64_t *sizes, int32_t n,
                   int32_t replica_num, int32_t nof_replica_num, int32_t *guard, int64_t *results);
