@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * corrupted or lost, every key stored before the fault still there after it (with two replicas),
  * no key with a healthy replica reported missing, the master's fault seen and cleared in time, and
  * throughput back within 10 s of the heal. Throughput during a node's fault is asserted with a
- * margin below the issue's 70% for a loaded machine (docs/cluster.md has the figures).
+ * margin below the issue's 70% for a loaded machine (docs/cluster-harness.md has the latest figures).
  */
 @ExtendWith(ClusterAvailable.class)
 class RealClusterFaultsTest {
@@ -36,7 +36,7 @@ class RealClusterFaultsTest {
      * The master's {@code --client_ttl} for its partition: Mooncake's master drops a client whose
      * pings it has not heard for that long, and every object on its segment with it. At the default
      * 10 s, a 20 s partition expired all three nodes and lost every object (64 of 64 sealed keys
-     * missing); at 30 s none expired and all 64 loaded whole (docs/cluster.md).
+     * missing); at 30 s none expired and all 64 loaded whole (docs/faults.md, `--client_ttl`).
      */
     private static final int CLIENT_TTL_FOR_MASTER_PARTITION = 30;
     /**

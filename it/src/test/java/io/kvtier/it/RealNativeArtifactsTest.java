@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The native code kvtier ships, the connector in the plugin jar and bin/mooncake_master in the
- * distribution, needs glibc alone (README: "The native connector"), read from the ELF files with
+ * distribution, needs glibc alone (docs/connector.md, "Linking"), read from the ELF files with
  * {@code readelf}.
  */
 @ExtendWith(RealMooncakeAvailable.class)
@@ -29,7 +29,7 @@ class RealNativeArtifactsTest {
     /** glibc's own libraries, and libgcc_s; nothing else may be NEEDED. */
     private static final List<String> GLIBC_LIBRARIES = List.of("libc.so.6", "libm.so.6", "libpthread.so.0",
             "libdl.so.2", "librt.so.1", "ld-linux-x86-64.so.2", "libgcc_s.so.1");
-    /** The newest glibc symbol version they may need: they run on glibc 2.36 and later (README). */
+    /** The newest glibc symbol version they may need: they run on glibc 2.36 and later (README, docs/mooncake.md). */
     private static final List<Integer> GLIBC_FLOOR = List.of(2, 36);
     private static final Pattern GLIBC_VERSION = Pattern.compile("Name: GLIBC_([0-9.]+)");
     private static final long MAX_PLUGIN_JAR_BYTES = 25L << 20;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** Runs the README's embedding example as it stands, on the module's kvtier.conf. */
+/** Runs the manual's embedding example (docs/embedding.md) as it stands, on the module's kvtier.conf. */
 class EmbeddingExampleTest {
     @Test
     void theExampleStoresAndLoadsOneObjectThroughAMemoryInstance() {
