@@ -128,7 +128,7 @@ class Nodes {
   private:
     struct Node {
         std::string endpoint;
-        int hearing_index;
+        int hearing_index = -1;
         bool avoided = false;
         bool address_known = false;
         std::vector<std::string> data_address;  // avoided by the client's connects while avoided
@@ -144,7 +144,10 @@ class Nodes {
         auto found = ids_.find(endpoint);
         if (found != ids_.end()) return found->second;
         const int id = static_cast<int>(nodes_.size());
-        nodes_.push_back(Node{endpoint, next_hearing_index_.fetch_add(1)});
+        Node node;
+        node.endpoint = endpoint;
+        node.hearing_index = next_hearing_index_.fetch_add(1);
+        nodes_.push_back(std::move(node));
         ids_.emplace(endpoint, id);
         return id;
     }

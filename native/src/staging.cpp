@@ -1,10 +1,41 @@
 #include "staging.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <thread>
+#include <utility>
 
 #include "kvtier_mooncake.h"
 
 namespace kvt_staging {
+
+Bytes::Bytes(size_t size) {
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    mapped_ = (std::max<size_t>(size, 1) + page - 1) / page * page;
+    void *p = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    bytes_ = static_cast<char *>(p);
+}
+
+Bytes::~Bytes() {
+    if (bytes_ != nullptr) munmap(bytes_, mapped_);
+}
+
+Bytes::Bytes(Bytes &&other) noexcept
+    : bytes_(std::exchange(other.bytes_, nullptr)), mapped_(std::exchange(other.mapped_, 0)) {}
+
+Bytes &Bytes::operator=(Bytes &&other) noexcept {
+    if (this != &other) {
+        if (bytes_ != nullptr) munmap(bytes_, mapped_);
+        bytes_ = std::exchange(other.bytes_, nullptr);
+        mapped_ = std::exchange(other.mapped_, 0);
+    }
+    return *this;
+}
+
+void Bytes::release_pages() { madvise(bytes_, mapped_, MADV_DONTNEED); }
 
 bool hold(int32_t *guard) {
     while (true) {
@@ -19,7 +50,7 @@ bool hold(int32_t *guard) {
 
 void release(int32_t *guard) { __atomic_store_n(guard, KVT_GUARD_OPEN, __ATOMIC_SEQ_CST); }
 
-Pool::Bytes Pool::take(size_t size) {
+Bytes Pool::take(size_t size) {
     {
         std::lock_guard<std::mutex> lock(mu_);
         release_expired(std::chrono::steady_clock::now());
@@ -31,7 +62,7 @@ Pool::Bytes Pool::take(size_t size) {
             return bytes;
         }
     }
-    return Bytes(new char[size == 0 ? 1 : size]);
+    return Bytes(size);
 }
 
 void Pool::give_back(size_t size, Bytes bytes) {
@@ -42,24 +73,17 @@ void Pool::give_back(size_t size, Bytes bytes) {
 }
 
 void Pool::quarantine(size_t size, Bytes bytes) {
+    bytes.release_pages();
     const auto now = std::chrono::steady_clock::now();
     std::lock_guard<std::mutex> lock(mu_);
     release_expired(now);
     quarantine_.push_back({now + kLateTransfers, size, std::move(bytes)});
-    quarantined_bytes_ += size;
-}
-
-size_t Pool::quarantined() {
-    std::lock_guard<std::mutex> lock(mu_);
-    release_expired(std::chrono::steady_clock::now());
-    return quarantined_bytes_;
 }
 
 void Pool::release_expired(std::chrono::steady_clock::time_point now) {
     while (!quarantine_.empty() && quarantine_.front().until <= now) {
         Held held = std::move(quarantine_.front());
         quarantine_.pop_front();
-        quarantined_bytes_ -= held.size;
         if (free_bytes_ + held.size <= kKeptBytes) {
             free_[held.size].push_back(std::move(held.bytes));
             free_bytes_ += held.size;

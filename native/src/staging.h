@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <new>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -44,20 +45,39 @@ bool while_held(int32_t *guard, Body &&body) {
     return true;
 }
 
+// Memory of its own mapping, so that its pages can go back to the kernel while a late transfer may
+// still write into it: such a write then lands in a fresh zero page, harmlessly.
+class Bytes {
+   public:
+    Bytes() = default;
+    explicit Bytes(size_t size);  // not zeroed beyond what the kernel does; throws std::bad_alloc
+    ~Bytes();
+    Bytes(Bytes &&other) noexcept;
+    Bytes &operator=(Bytes &&other) noexcept;
+    Bytes(const Bytes &) = delete;
+    Bytes &operator=(const Bytes &) = delete;
+
+    char *get() const { return bytes_; }
+    // Gives the pages back to the kernel; the mapping stays, and reads as zeros until written.
+    void release_pages();
+
+   private:
+    char *bytes_ = nullptr;
+    size_t mapped_ = 0;
+};
+
 // Staging memory of one client, reused by size: a KV cache moves objects of a few sizes.
 class Pool {
    public:
-    using Bytes = std::unique_ptr<char[]>;
     // Cached free memory beyond this is freed: enough for several batches in flight.
     static constexpr size_t kKeptBytes = size_t{1} << 30;
 
     // Memory of `size` bytes, not zeroed.
     Bytes take(size_t size);
     void give_back(size_t size, Bytes bytes);
-    // Not used again for kLateTransfers.
+    // Not used again for kLateTransfers; its pages go back to the kernel meanwhile, so that a fault
+    // with thousands of failed transfers does not hold their memory.
     void quarantine(size_t size, Bytes bytes);
-    // Bytes in quarantine now.
-    size_t quarantined();
 
    private:
     struct Held {
@@ -71,7 +91,6 @@ class Pool {
     std::unordered_map<size_t, std::vector<Bytes>> free_;
     size_t free_bytes_ = 0;
     std::deque<Held> quarantine_;
-    size_t quarantined_bytes_ = 0;
 };
 
 // The staging memory of one batch: one buffer per key, sized as the caller's. Each goes back to
@@ -91,7 +110,7 @@ class Batch {
    private:
     Pool &pool_;
     std::vector<size_t> lens_;
-    std::vector<Pool::Bytes> bytes_;
+    std::vector<Bytes> bytes_;
     std::vector<void *> pointers_;
     std::vector<bool> late_;
 };
