@@ -40,7 +40,6 @@
 #include "node_hearing.h"
 
 #include <fcntl.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -119,21 +118,6 @@ int bounded_connect(int fd, const struct sockaddr *addr, socklen_t len, int flag
 }  // namespace
 
 namespace kvt_connect {
-
-std::vector<std::string> addresses(const std::string &host, uint16_t port) {
-    addrinfo hints{};
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_NUMERICSERV;
-    addrinfo *found = nullptr;
-    std::vector<std::string> out;
-    if (getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found) != 0) return out;
-    for (const addrinfo *a = found; a != nullptr; a = a->ai_next) {
-        std::string key = peer_key(a->ai_addr, a->ai_addrlen);
-        if (!key.empty() && std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
-    }
-    freeaddrinfo(found);
-    return out;
-}
 
 void Avoided::avoid(const std::vector<std::string> &addresses) {
     std::lock_guard<std::mutex> lock(mu_);

@@ -1,16 +1,12 @@
 // What the connector tells the connect guard (connect_guard.cpp, real connector only).
 #pragma once
 
-#include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
 #include <vector>
 
 namespace kvt_connect {
-
-// The addresses `host` resolves to, with `port`, in the guard's own form; empty if it does not resolve.
-std::vector<std::string> addresses(const std::string &host, uint16_t port);
 
 // The addresses one client avoids: its suspect nodes' data addresses. While an address is avoided
 // (once more than allowed), a blocking connect to it on a thread of that client (AvoidingFor)

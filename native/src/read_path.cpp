@@ -47,16 +47,15 @@ struct Landing {
 };
 
 // One transfer from one node: keys which[j] of the located batch, each from its replica choice[j]
-// (all on `node`), into landing.into[which[j]]. Registered in the node table while it runs, so that
-// a stuck transfer makes exactly its node suspect.
+// (all on node `id`), into into[which[j]]. Registered with the node while it runs, so that a stuck
+// transfer shows against exactly its node (kvt_node_reads).
 std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
                                 const std::vector<std::string> &ks,
-                                const kvt_shim::Locations &where, const std::string &node,
+                                const kvt_shim::Locations &where, int id,
                                 const std::vector<size_t> &which, const std::vector<size_t> &choice,
                                 const std::vector<void *> &into) {
     std::vector<void *> group_bufs;
     for (size_t i : which) group_bufs.push_back(into[i]);
-    const int id = c.nodes.id(node);
     const uint64_t running = c.nodes.begin(id, kvt_shim::now_ms());
     std::vector<int64_t> got;
     kvt_shim::ReadingFrom reading(c.nodes.hearing_index(id));
@@ -93,7 +92,7 @@ void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
     }
     // A silent node then holds up only its own keys' transfers, and the time they take is theirs.
     struct Group {
-        const std::string *node;
+        int id;  // the node's
         mooncake::RealClient *stripe;
         std::vector<size_t> which, choice;
         std::vector<int64_t> got;
@@ -103,21 +102,21 @@ void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
         // A replica in the first stripe's own segment is a memcpy, which more threads do not speed up.
         const bool local = kvt_shim::copies_locally(*c.stripes[0], node);
         const size_t parts = local ? 1 : std::min(c.stripes.size(), keys.first.size());
+        const int id = c.nodes.id(node);
         for (size_t p = 0; p < parts; ++p) {
             const auto run = run_of(p, keys.first.size(), parts);
-            groups.push_back({&node, c.stripes[p].get(), items(keys.first, run), items(keys.second, run), {}});
+            groups.push_back({id, c.stripes[p].get(), items(keys.first, run), items(keys.second, run), {}});
         }
     }
     kvt_workers::in_parallel(c.workers, groups.size(), [&](size_t g) {
         auto &group = groups[g];
-        group.got = read_group(c, *group.stripe, ks, where, *group.node, group.which, group.choice, landing.into);
+        group.got = read_group(c, *group.stripe, ks, where, group.id, group.which, group.choice, landing.into);
     });
 
     for (const auto &group : groups) {
-        const int id = c.nodes.id(*group.node);
         for (size_t j = 0; j < group.which.size(); ++j) {
             const size_t i = group.which[j];
-            nodes[i] = id;
+            nodes[i] = group.id;
             if (group.got[j] == 0) {
                 results[i] = static_cast<int64_t>(where.keys[i].size);
                 continue;

@@ -28,6 +28,7 @@ final class MooncakeClient implements AutoCloseable {
     private final Pointer handle;
 
     private final AtomicBoolean destroyed = new AtomicBoolean();
+    private static final int NODES_USUALLY = 16;
     /** Node calls may come from any thread (the health threads); close() waits them out. */
     private final ReadWriteLock nodeCalls = new ReentrantReadWriteLock();
 
@@ -77,8 +78,9 @@ final class MooncakeClient implements AutoCloseable {
             int[] running = new int[0];
             long[] oldest = new long[0];
             long[] quiet = new long[0];
-            int count = 0;
-            // Nodes met between the two calls make a second one needed; a node is never forgotten.
+            // Room for the nodes of a usual cluster, so one call does; more nodes (a node is never
+            // forgotten) make another with room for all.
+            int count = NODES_USUALLY;
             do {
                 int cap = Math.max(count, running.length);
                 running = new int[cap];

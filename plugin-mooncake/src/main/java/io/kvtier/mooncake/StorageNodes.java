@@ -199,21 +199,21 @@ final class StorageNodes {
     }
 
     private void suspect(Node node, String why, List<Runnable> changes) {
-        if (node.state == State.SUSPECT) {
-            return;
-        }
-        node.state = State.SUSPECT;
-        connector.avoid(node.id, true);
-        changes.add(() -> listener.changed(node.name, State.SUSPECT, why));
+        move(node, State.SUSPECT, why, changes);
     }
 
     private void clear(Node node, String why, List<Runnable> changes) {
-        if (node.state == State.UP) {
+        move(node, State.UP, why, changes);
+    }
+
+    /** Moves the node to {@code to}, tells the connector whether to avoid it, and queues the listener's call. */
+    private void move(Node node, State to, String why, List<Runnable> changes) {
+        if (node.state == to) {
             return;
         }
-        node.state = State.UP;
-        connector.avoid(node.id, false);
-        changes.add(() -> listener.changed(node.name, State.UP, why));
+        node.state = to;
+        connector.avoid(node.id, to == State.SUSPECT);
+        changes.add(() -> listener.changed(node.name, to, why));
     }
 
     /** One node: its state, the keys met on it for a probe (the latest first), when a read last met it. */
