@@ -90,6 +90,20 @@ final class Cluster implements AutoCloseable {
         return run(args.toArray(String[]::new)).trim();
     }
 
+    /** Starts redis-server on the host; returns {@code redis://ADDRESS:PORT} once it answers. */
+    String startRedis(int host) throws IOException, InterruptedException {
+        return run("redis", name, Integer.toString(checkHost(host))).trim();
+    }
+
+    /** The HA state of the master on the host: standby, leader_warmup, serving, ...; empty if none answers. */
+    String haStatus(int host) throws InterruptedException {
+        try {
+            return run("ha-status", name, Integer.toString(checkHost(host))).trim();
+        } catch (IOException | IllegalStateException e) {
+            return "";
+        }
+    }
+
     /**
      * Starts {@code command} on the host, with MC_TCP_BIND_ADDRESS set to the host's address and
      * stderr to {@code <logs>/<log>}; stdin and stdout are the caller's pipes. close() kills it.

@@ -21,6 +21,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,8 +31,9 @@ import java.util.regex.Pattern;
  * by kind, corrupted and lost. The cluster: host 0 runs the master, hosts 1 to 3 storage nodes (kvtier_raw_bench node,
  * 512 MiB each), host 4 {@code kvtier soak} on a mooncake_store instance without a segment, host 5
  * Mooncake's own C client ({@code kvtier_raw_bench soak}) with the same workload. The fault hits
- * host 1 (host 0 for the master). Tests use {@link #run}; {@link #main} runs one from the shell
- * (native/cluster/scenario).
+ * host 1 (host 0 for the master). For {@link Fault#KILL_LEADER} the masters are two, on hosts 0 and
+ * 6, elected through a Redis server on host 7; every client names the Redis server as its master.
+ * Tests use {@link #run}; {@link #main} runs one from the shell (native/cluster/scenario).
  */
 final class ClusterScenario {
     static final int MASTER = 0;
@@ -39,6 +41,19 @@ final class ClusterScenario {
     static final int NODES = 3;
     private static final int KVTIER_HOST = 4;
     private static final int RAW_HOST = 5;
+    static final int STANDBY_MASTER = 6;
+    private static final int REDIS = 7;
+    /**
+     * An HA master with the Redis backend: at the pinned commit one without snapshot restore gets
+     * a standby controller that refuses promotion, so no master ever leads (docs/ha-masters.md).
+     * A standby loads the latest snapshot when it starts, and only then: a snapshot every 5 s
+     * (Mooncake's default is 600 s) gives a restarted standby metadata that the next kill makes
+     * stale, the worst case for what a load may find.
+     */
+    private static final List<String> HA_FLAGS = List.of("--enable_ha=true", "--ha_backend_type=redis",
+            "--enable_snapshot=true", "--enable_snapshot_restore=true", "--snapshot_object_store_type=local", "--snapshot_interval_seconds=5");
+    /** How long a master may take to reach a state the scenario waits for. */
+    private static final Duration ROLE_TIMEOUT = Duration.ofSeconds(60);
     static final Path RAW_BENCH = HostProcess.ROOT.resolve("plugin-mooncake/target/native-build/kvtier_raw_bench");
     private static final Path KVTIER = HostProcess.ROOT.resolve("host-sample/bin/kvtier");
     private static final long NODE_SEGMENT = 512L << 20;
@@ -46,6 +61,8 @@ final class ClusterScenario {
     private static final double WARM_UP = 5;
     /** The end waits this long for batches in flight (kvtier soak waits up to 60 s for them). */
     private static final Duration END_TIMEOUT = Duration.ofSeconds(75);
+    /** A fault whose outage has not begun this many seconds after it made none. */
+    private static final double OUTAGE_STARTS_WITHIN = 5;
 
     /** The same line from {@code kvtier soak --progress-interval 1s} and {@code kvtier_raw_bench soak}. */
     private static final Pattern PROGRESS = Pattern.compile("^\\[(?:soak|raw) (\\d+)s\\] \\S+  store ([\\d.]+) ops/s "
@@ -55,6 +72,8 @@ final class ClusterScenario {
 
     enum Fault {
         NONE, PARTITION_NODE, ONEWAY_NODE_IN, ONEWAY_NODE_OUT, FLAP_NODE, PAUSE_NODE, KILL_NODE, PARTITION_MASTER,
+        /** SIGKILL of the leading master; at the heal it starts again, as a standby. Every round kills the leader of the time. */
+        KILL_LEADER,
         /**
          * Rounds of before + during + after, each with one fault of {@link #DRAWN} (each as often,
          * in a random order), on a random node.
@@ -64,7 +83,7 @@ final class ClusterScenario {
         static final List<Fault> DRAWN = List.of(PARTITION_NODE, FLAP_NODE, KILL_NODE, PAUSE_NODE, PARTITION_MASTER);
 
         int host() {
-            return this == PARTITION_MASTER ? MASTER : FAULTED_NODE;
+            return this == PARTITION_MASTER || this == KILL_LEADER ? MASTER : FAULTED_NODE;
         }
     }
 
@@ -100,16 +119,23 @@ final class ClusterScenario {
         }
     }
 
-    /** One fault as it was made: from {@code at} to {@code healAt}, seconds of the runner's clock. */
-    record Episode(Fault fault, int host, double at, double healAt) {}
+    /**
+     * One fault as it was made: from {@code at} to {@code healAt}, seconds of the runner's clock;
+     * for KILL_LEADER, {@code servingAt} is when another master served (null if none did by the heal).
+     */
+    record Episode(Fault fault, int host, double at, double healAt, Double servingAt) {}
 
     /**
      * One progress line; {@code at} is seconds since the runner started the clients. Batches per
      * second count failed batches too (a batch that fails fast is quick); the MB/s of objects
      * stored and loaded OK is the work done, and what the throughput figures are made of.
      */
-    record Second(double at, double opsPerSecond, double okMbPerSecond, long waitMaxMs, long waitingMs, long errorsSoFar,
-                  boolean unhealthy) {}
+    record Second(double at, double opsPerSecond, double storeMbPerSecond, double loadMbPerSecond, long waitMaxMs,
+                  long waitingMs, long errorsSoFar, boolean unhealthy) {
+        double okMbPerSecond() {
+            return storeMbPerSecond + loadMbPerSecond;
+        }
+    }
 
     /**
      * The keys kvtier's soak sealed just before a single fault (stored then, untouched since) and
@@ -140,6 +166,23 @@ final class ClusterScenario {
         long longestWaitMs(double from, double to) {
             return seconds.stream().filter(s -> s.at() >= from && s.at() < to)
                     .mapToLong(s -> Math.max(s.waitMaxMs(), s.waitingMs())).max().orElse(0);
+        }
+
+        /**
+         * Seconds from {@code from} (a fault) until {@code work} is done OK again: to the end of the
+         * first progress second with some, after the first second without any that starts within
+         * {@link #OUTAGE_STARTS_WITHIN} of the fault (a second that ends just after the fault still
+         * counts what was done before it). 0 if no such second lacked it; null if it never came back.
+         * To within the progress interval (1 s).
+         */
+        Double secondsToResume(double from, ToDoubleFunction<Second> work) {
+            Second outage = seconds.stream().filter(s -> s.at() > from && s.at() <= from + OUTAGE_STARTS_WITHIN
+                    && work.applyAsDouble(s) == 0).findFirst().orElse(null);
+            if (outage == null) {
+                return 0.0;
+            }
+            return seconds.stream().filter(s -> s.at() > outage.at() && work.applyAsDouble(s) > 0).findFirst()
+                    .map(s -> s.at() - from).orElse(null);
         }
 
         /** Seconds from {@code healAt} until a 3 s mean is again 80% of {@code before}; null if never. */
@@ -182,6 +225,8 @@ final class ClusterScenario {
                 lines.add(windows.toString());
                 if (plan.fault() == Fault.RANDOM) {
                     episodes.forEach(e -> lines.add(episodeLine(client, r, e)));
+                } else if (plan.fault() == Fault.KILL_LEADER) {
+                    episodes.forEach(e -> lines.add(leaderKillLine(client, r, e)));
                 }
             });
             return lines;
@@ -198,6 +243,22 @@ final class ClusterScenario {
                     longest, before, r.mean(e.at() + 5, e.healAt()),
                     recovery == null ? "never" : String.format("%.0f s", recovery));
         }
+
+        /** A kill of the leader: when another master served, and when this client stored and loaded again. */
+        private String leaderKillLine(Client client, ClientResult r, Episode e) {
+            return String.format("[cluster] %s, %s: leader on host %d killed at %.0f s: another master serving %s after; "
+                            + "first store OK %s after, first load OK %s after; longest wait %d ms; OK MB/s 15 s before %.0f, "
+                            + "from 10 s after the kill to the restart %.0f", plan.name(), client.name().toLowerCase(), e.host(),
+                    e.at(), seconds(e.servingAt() == null ? null : e.servingAt() - e.at()),
+                    seconds(r.secondsToResume(e.at(), Second::storeMbPerSecond)),
+                    seconds(r.secondsToResume(e.at(), Second::loadMbPerSecond)),
+                    r.longestWaitMs(e.at(), e.healAt() + plan.after().toSeconds()), r.mean(e.at() - 15, e.at()),
+                    r.mean(e.at() + 10, e.healAt()));
+        }
+
+        private static String seconds(Double value) {
+            return value == null ? "never" : String.format("%.1f s", value);
+        }
     }
 
     private record Running(Client client, Process process, List<Second> seconds, List<String> stderr,
@@ -208,6 +269,8 @@ final class ClusterScenario {
     private final Path logs;
     private long startNanos;
     private String master;
+    /** For KILL_LEADER: the host of the master that serves now. */
+    private int leader = MASTER;
     /** The storage node on each node host; a killed one is started anew at its heal. */
     private final Map<Integer, Process> nodes = new TreeMap<>();
 
@@ -220,14 +283,19 @@ final class ClusterScenario {
     /** Makes the cluster, runs the plan on it, removes the cluster. */
     static Result run(Plan plan, Path logs) throws Exception {
         Files.createDirectories(logs);
-        try (Cluster cluster = Cluster.up(RAW_HOST + 1, logs)) {
+        try (Cluster cluster = Cluster.up(plan.fault() == Fault.KILL_LEADER ? REDIS + 1 : RAW_HOST + 1, logs)) {
             return new ClusterScenario(cluster, plan, logs).run();
         }
     }
 
     private Result run() throws Exception {
-        master = plan.clientTtlSeconds() > 0 ? cluster.startMaster(MASTER, "--client_ttl=" + plan.clientTtlSeconds())
-                : cluster.startMaster(MASTER);
+        if (plan.fault() == Fault.KILL_LEADER) {
+            master = cluster.startRedis(REDIS);
+            startHaMaster(MASTER, "serving");
+            startHaMaster(STANDBY_MASTER, "standby");
+        } else {
+            master = cluster.startMaster(MASTER, masterFlags().toArray(String[]::new));
+        }
         for (int host = 1; host <= NODES; host++) {
             nodes.put(host, startNode(host, master));
         }
@@ -253,21 +321,26 @@ final class ClusterScenario {
         }
         for (int round = 0; round < plan.rounds(); round++) {
             Fault fault = plan.fault();
-            int host = fault.host();
+            int host = fault == Fault.KILL_LEADER ? leader : fault.host();
             if (fault == Fault.RANDOM) {
                 fault = drawn.get(round);
                 host = fault == Fault.PARTITION_MASTER ? MASTER : 1 + draw.nextInt(NODES);
             }
             sleepUntil(begin + round * plan.round().toMillis() / 1000.0 + plan.before().toMillis() / 1000.0);
-            if (plan.fault() != Fault.RANDOM && clients.containsKey(Client.KVTIER)) {
+            if (plan.fault() != Fault.RANDOM && round == 0 && clients.containsKey(Client.KVTIER)) {
                 seal(clients.get(Client.KVTIER));
             }
             double at = now();
             inflict(fault, host);
+            int successor = other(host);
+            CompletableFuture<Double> serving = fault == Fault.KILL_LEADER
+                    ? CompletableFuture.supplyAsync(() -> awaitServing(successor, at + plan.during().toMillis() / 1000.0))
+                    : CompletableFuture.completedFuture(null);
             sleepUntil(at + plan.during().toMillis() / 1000.0);
+            Double servingAt = serving.get();
             double healAt = now();
             heal(fault, host);
-            episodes.add(new Episode(fault, host, at, healAt));
+            episodes.add(new Episode(fault, host, at, healAt, servingAt));
             sleepUntil(healAt + plan.after().toMillis() / 1000.0);
         }
         double faultAt = episodes.get(0).at();
@@ -284,6 +357,76 @@ final class ClusterScenario {
             node.getOutputStream().close();
         }
         return new Result(plan, faultAt, healAt, endAt, results, loadAtStart + " to " + loadAverage(), episodes);
+    }
+
+    private List<String> masterFlags() {
+        List<String> flags = new ArrayList<>();
+        if (plan.clientTtlSeconds() > 0) {
+            flags.add("--client_ttl=" + plan.clientTtlSeconds());
+        }
+        if (plan.fault() == Fault.KILL_LEADER) {
+            flags.addAll(HA_FLAGS);
+            flags.add("--ha_backend_connstring=" + master);
+        }
+        return flags;
+    }
+
+    /** Starts an HA master on the host and waits until it reports {@code state}. */
+    private void startHaMaster(int host, String state) throws IOException, InterruptedException {
+        cluster.startMaster(host, masterFlags().toArray(String[]::new));
+        long deadline = System.nanoTime() + ROLE_TIMEOUT.toNanos();
+        String now;
+        while (!(now = cluster.haStatus(host)).equals(state)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the master on host " + host + " is '" + now + "', not '" + state
+                        + "', " + ROLE_TIMEOUT.toSeconds() + " s after its start; see " + logs.resolve("master-h" + host + ".log"));
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+    }
+
+    /** Starts the killed master again; whichever of the two then serves is the leader of the next round. */
+    private void restartMaster(int host) throws IOException, InterruptedException {
+        cluster.startMaster(host, masterFlags().toArray(String[]::new));
+        long deadline = System.nanoTime() + ROLE_TIMEOUT.toNanos();
+        while (true) {
+            String restarted = cluster.haStatus(host);
+            String other = cluster.haStatus(other(host));
+            if (restarted.equals("standby") && other.equals("serving")) {
+                leader = other(host);
+                return;
+            }
+            if (restarted.equals("serving") && other.equals("standby")) {
+                leader = host;
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("after its restart the master on host " + host + " is '" + restarted
+                        + "' and the one on host " + other(host) + " '" + other + "': no leader with a standby within "
+                        + ROLE_TIMEOUT.toSeconds() + " s; see the master-h*.log files in " + logs);
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+    }
+
+    private static int other(int masterHost) {
+        return masterHost == MASTER ? STANDBY_MASTER : MASTER;
+    }
+
+    /** When the master on the host serves, polled until {@code until} (the runner's clock); null if not by then. */
+    private Double awaitServing(int host, double until) {
+        try {
+            while (now() < until) {
+                if (cluster.haStatus(host).equals("serving")) {
+                    return now();
+                }
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     private static String loadAverage() throws IOException {
@@ -345,12 +488,12 @@ final class ClusterScenario {
                     for (int g : new int[] {2, 4, 5, 7}) {
                         ops += Double.parseDouble(m.group(g));
                     }
-                    double okMb = Double.parseDouble(m.group(3)) + Double.parseDouble(m.group(6));
                     long errors = 0;
                     for (Matcher e = ERROR_COUNT.matcher(m.group(8)); e.find(); ) {
                         errors += Long.parseLong(e.group(1));
                     }
-                    r.seconds().add(new Second(now(), ops, okMb, Long.parseLong(m.group(9)), Long.parseLong(m.group(10)), errors,
+                    r.seconds().add(new Second(now(), ops, Double.parseDouble(m.group(3)), Double.parseDouble(m.group(6)),
+                            Long.parseLong(m.group(9)), Long.parseLong(m.group(10)), errors,
                             m.group(11).contains("UNHEALTHY")));
                 }
             }
@@ -385,7 +528,7 @@ final class ClusterScenario {
             case ONEWAY_NODE_OUT -> cluster.oneway(host, Cluster.Direction.OUT);
             case FLAP_NODE -> cluster.flap(host, plan.flapPeriod());
             case PAUSE_NODE -> cluster.signal(host, "STOP");
-            case KILL_NODE -> cluster.signal(host, "KILL");
+            case KILL_NODE, KILL_LEADER -> cluster.signal(host, "KILL");
         }
     }
 
@@ -399,6 +542,8 @@ final class ClusterScenario {
                 }
             }
             case PAUSE_NODE -> cluster.signal(host, "CONT");
+            // The killed master comes back as a standby; the one that took over leads on.
+            case KILL_LEADER -> restartMaster(host);
             default -> cluster.heal(host);
         }
     }
@@ -498,8 +643,8 @@ final class ClusterScenario {
     public static void main(String[] args) throws Exception {
         if (args.length < 1 || args.length % 2 != 1) {
             System.err.println("usage: scenario none|partition-node|oneway-node-in|oneway-node-out|flap-node|pause-node|"
-                    + "kill-node|partition-master|random [--replicas R] [--before S] [--during S] [--after S] [--flap S] "
-                    + "[--batch-timeout-ms MS] [--client-ttl S] [--clients kvtier,raw] [--rounds N (random)] [--logs DIR]");
+                    + "kill-node|partition-master|kill-leader|random [--replicas R] [--before S] [--during S] [--after S] [--flap S] "
+                    + "[--batch-timeout-ms MS] [--client-ttl S] [--clients kvtier,raw] [--rounds N (random, kill-leader)] [--logs DIR]");
             System.exit(2);
         }
         Fault fault = Fault.valueOf(args[0].toUpperCase().replace('-', '_'));

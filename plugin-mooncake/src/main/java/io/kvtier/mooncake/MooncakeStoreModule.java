@@ -80,8 +80,8 @@ final class MooncakeStoreModule extends AbstractModule {
     @Provides
     @Singleton
     MasterHealth health(ScheduledExecutorService healthScheduler) {
-        return new MasterHealth("kvtier-" + context.instanceName() + "-health-", client::askMaster, timings,
-                healthScheduler);
+        return new MasterHealth("kvtier-" + context.instanceName() + "-health-",
+                config.setupConfig().get("master_server_addr"), client::askMaster, timings, healthScheduler);
     }
 
     /** Gauges come later, from the adapter's start: only they can clash with another instance's. */

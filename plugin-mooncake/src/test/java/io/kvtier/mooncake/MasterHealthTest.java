@@ -27,7 +27,7 @@ class MasterHealthTest {
     }
 
     private MasterHealth health(java.util.function.Supplier<String> probe) {
-        return new MasterHealth("test-health-", probe, FAST, scheduler);
+        return new MasterHealth("test-health-", "127.0.0.1:50051", probe, FAST, scheduler);
     }
 
     private void start(MasterHealth health) {
@@ -45,14 +45,42 @@ class MasterHealthTest {
         AtomicReference<String> failure = new AtomicReference<>("the master does not answer: RPC_FAIL (-900)");
         MasterHealth health = health(failure::get);
         start(health);
-        assertThat(nextChange()).isEqualTo("false: the master does not answer: RPC_FAIL (-900)");
+        assertThat(nextChange()).isEqualTo("false: the master does not answer: RPC_FAIL (-900) (127.0.0.1:50051)");
         assertThat(health.healthy()).isFalse();
         assertThat(health.reason()).contains("RPC_FAIL");
 
         failure.set(null);
-        assertThat(nextChange()).isEqualTo("true: the master answers again");
+        assertThat(nextChange()).isEqualTo("true: the master answers again (127.0.0.1:50051)");
         assertThat(health.healthy()).isTrue();
         assertThat(health.reason()).isEmpty();
+        assertThat(health.stop(Duration.ofSeconds(5))).isTrue();
+    }
+
+    @Test
+    void whileUnhealthyItProbesMoreOftenSoThatANewLeaderIsSeenSoon() throws Exception {
+        // A probe interval far longer than any pause of a loaded machine: the probes that follow a
+        // failure come well within it (a fifth of it), the ones that follow an answer not before it.
+        Duration interval = Duration.ofSeconds(5);
+        Timings slow = new Timings(interval, Duration.ofSeconds(60), FAST.drain(), FAST.nodeSweep(),
+                FAST.nodeProbeInterval(), FAST.metRecently());
+        BlockingQueue<Long> probedAt = new LinkedBlockingQueue<>();
+        AtomicReference<String> failure = new AtomicReference<>("the master does not answer: RPC_FAIL (-900)");
+        MasterHealth health = new MasterHealth("test-health-", "redis://127.0.0.1:6379", () -> {
+            probedAt.add(System.nanoTime());
+            return failure.get();
+        }, slow, scheduler);
+        start(health);
+        long first = probedAt.take();
+        long second = probedAt.poll(10, TimeUnit.SECONDS);
+        assertThat(Duration.ofNanos(second - first)).as("from a failed probe to the next").isLessThan(interval);
+        assertThat(nextChange()).startsWith("false:");
+
+        failure.set(null);
+        assertThat(nextChange()).startsWith("true:");
+        long answered = probedAt.take();
+        probedAt.clear();
+        Long next = probedAt.poll(interval.toMillis() - 500, TimeUnit.MILLISECONDS);
+        assertThat(next).as("a probe sooner than the interval after one that answered").isNull();
         assertThat(health.stop(Duration.ofSeconds(5))).isTrue();
     }
 
@@ -61,7 +89,7 @@ class MasterHealthTest {
         AtomicLong now = new AtomicLong();
         CountDownLatch inProbe = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        MasterHealth health = new MasterHealth("test-health-", () -> {
+        MasterHealth health = new MasterHealth("test-health-", "127.0.0.1:50051", () -> {
             inProbe.countDown();
             try {
                 release.await();
@@ -78,7 +106,7 @@ class MasterHealthTest {
         now.incrementAndGet();
         assertThat(nextChange()).startsWith("false: the master has not answered a probe for over 200 ms");
         release.countDown();
-        assertThat(nextChange()).isEqualTo("true: the master answers again");
+        assertThat(nextChange()).isEqualTo("true: the master answers again (127.0.0.1:50051)");
         assertThat(health.stop(Duration.ofSeconds(5))).isTrue();
     }
 
@@ -115,7 +143,7 @@ class MasterHealthTest {
             throw new IllegalStateException("the Mooncake client was destroyed");
         });
         start(health);
-        assertThat(nextChange()).isEqualTo("false: the Mooncake client was destroyed");
+        assertThat(nextChange()).isEqualTo("false: the Mooncake client was destroyed (127.0.0.1:50051)");
         assertThat(health.stop(Duration.ofSeconds(5))).isTrue();
     }
 }
