@@ -1,5 +1,5 @@
-// Every blocking connect() of the Mooncake code linked into the connector comes here
-// (-Wl,--wrap=connect, on the connector only).
+// Every connect() of the Mooncake code linked into the connector comes here (-Wl,--wrap=connect;
+// the test double links it too, and connects nowhere).
 //
 // Why: Mooncake's TCP transport opens a connection per slice with a blocking connect() on the
 // caller's thread, with no timeout but the kernel's SYN retries (about two minutes), and submits a
@@ -17,10 +17,9 @@
 // Non-blocking connects (the master RPCs, asio's asynchronous ones) are passed through unbounded.
 //
 // A node that answers connects but not transfers (its process paused: its kernel still accepts)
-// is caught by the connector instead, which holds it suspect once its reads stall and has its
-// data address avoided here, on that client's threads only (Avoided): a store the master placed
-// there then fails at once, as it would on a silent node, rather than wait out its batch's deadline. The connector's probe of the node is
-// let through, so that the node is cleared as soon as it answers.
+// is held suspect by Java once its reads stall, and its data address is then avoided here, on that
+// client's batch threads only (AvoidingFor): a store the master placed there fails at once, as it
+// would on a silent node, rather than wait out its batch's deadline. A probe is let through.
 //
 // And every connection made here, blocking or not, closes at once, its unsent bytes dropped
 // (SO_LINGER 0), for two reasons:
@@ -38,6 +37,7 @@
 
 #include "connect_guard.h"
 #include "node_hearing.h"
+#include "nodes.h"
 
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -70,8 +70,7 @@ struct Peer {
 
 std::mutex peers_mu;
 std::map<std::string, Peer> peers;  // by address and port, as bytes
-thread_local int probing = 0;
-thread_local const kvt_connect::Avoided *avoiding = nullptr;
+thread_local Nodes *avoiding = nullptr;
 
 std::string peer_key(const struct sockaddr *addr, socklen_t len) {
     if (addr->sa_family == AF_INET && len >= sizeof(sockaddr_in)) {
@@ -119,29 +118,8 @@ int bounded_connect(int fd, const struct sockaddr *addr, socklen_t len, int flag
 
 namespace kvt_connect {
 
-void Avoided::avoid(const std::vector<std::string> &addresses) {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (const auto &key : addresses) ++counts_[key];
-}
-
-void Avoided::allow(const std::vector<std::string> &addresses) {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (const auto &key : addresses) {
-        auto it = counts_.find(key);
-        if (it != counts_.end() && --it->second == 0) counts_.erase(it);
-    }
-}
-
-bool Avoided::contains(const std::string &address) const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return counts_.count(address) != 0;
-}
-
-AvoidingFor::AvoidingFor(const Avoided &avoided) : before_(avoiding) { avoiding = &avoided; }
+AvoidingFor::AvoidingFor(Nodes &nodes) : before_(avoiding) { avoiding = &nodes; }
 AvoidingFor::~AvoidingFor() { avoiding = before_; }
-
-Probing::Probing() { ++probing; }
-Probing::~Probing() { --probing; }
 
 }  // namespace kvt_connect
 
@@ -153,14 +131,14 @@ extern "C" int __wrap_connect(int fd, const struct sockaddr *addr, socklen_t len
     const int flags = fcntl(fd, F_GETFL);
     if (flags < 0 || (flags & O_NONBLOCK) || key.empty()) return __real_connect(fd, addr, len);
 
+    if (avoiding != nullptr && avoiding->avoids_address(key)) {
+        errno = ETIMEDOUT;
+        return -1;
+    }
     std::multiset<Clock::time_point>::iterator mine;
     Peer *peer;
     {
         std::lock_guard<std::mutex> lock(peers_mu);
-        if (probing == 0 && avoiding != nullptr && avoiding->contains(key)) {
-            errno = ETIMEDOUT;
-            return -1;
-        }
         peer = &peers[key];  // std::map: the reference stays valid
         const auto now = Clock::now();
         if (!peer->connecting.empty() &&

@@ -25,8 +25,6 @@
 #include "client_buffer.h"  // mooncake-store: allocateSlices, calculate_total_size
 #include "client_service.h" // mooncake-store: Client, QueryResult
 #include "lazy_library.h"
-#include "connect_guard.h"
-#include "node_hearing.h"
 #include "environ.h"  // mooncake-common: Environ
 #endif
 
@@ -194,61 +192,6 @@ inline void bound_master_rpcs(std::chrono::milliseconds timeout) {
     setenv("MC_RPC_TIMEOUT_MS", ms.c_str(), 1);
     setenv("MC_RPC_CONNECT_TIMEOUT_MS", ms.c_str(), 1);
 #endif
-}
-
-// The data addresses a client avoids, and the scope in which a thread's connects are that
-// client's (connect_guard.h). The double connects nowhere.
-#ifdef KVTIER_TESTDOUBLE
-struct Avoided {
-    void avoid(const std::vector<std::string> &) {}
-    void allow(const std::vector<std::string> &) {}
-    bool contains(const std::string &) const { return false; }
-};
-struct AvoidingFor {
-    explicit AvoidingFor(const Avoided &) {}
-    ~AvoidingFor() {}
-};
-#else
-using Avoided = kvt_connect::Avoided;
-using AvoidingFor = kvt_connect::AvoidingFor;
-#endif
-
-#ifdef KVTIER_TESTDOUBLE
-struct Probing {
-    Probing() {}  // user-provided, as the real one: a scope, not an unused variable
-    ~Probing() {}
-};
-#else
-using Probing = kvt_connect::Probing;
-#endif
-
-// Bytes of connections opened while one lives are heard from node `node` (node_hearing.h).
-#ifdef KVTIER_TESTDOUBLE
-struct ReadingFrom {
-    explicit ReadingFrom(int) {}
-    ~ReadingFrom() {}
-    std::vector<std::string> connected() const { return {}; }
-};
-#else
-using ReadingFrom = kvt_hearing::ReadingFrom;
-#endif
-
-// When bytes last came from node `node`, on the steady clock in ms: never (0) in the double,
-// whose reads carry no bytes, so that only the length of a read makes its node suspect there.
-inline int64_t last_heard_ms(int node) {
-#ifdef KVTIER_TESTDOUBLE
-    (void)node;
-    return 0;
-#else
-    return kvt_hearing::last_heard_ms(node);
-#endif
-}
-
-// The steady clock, in ms, that node reads are timed on.
-inline int64_t now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
 }
 
 // Mooncake checks each object end to end when MOONCAKE_STORE_CHECKSUM is true: a put stores a

@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <memory>
 
 extern "C" ssize_t __real_recv(int fd, void *buf, size_t len, int flags);
@@ -61,17 +60,11 @@ Table<int64_t> heard_ms;
 thread_local int reading_from = kNone;
 thread_local kvt_hearing::ReadingFrom *reading = nullptr;
 
-int64_t now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 void heard(int fd, ssize_t got) {
     if (got <= 0 || fd < 0) return;
     const auto *entry = node_of_fd_plus_1.find(static_cast<uint32_t>(fd));
     const int node = entry == nullptr ? kNone : entry->load(std::memory_order_relaxed) - 1;
-    if (node != kNone) heard_ms.at(static_cast<uint32_t>(node)).store(now_ms(), std::memory_order_relaxed);
+    if (node != kNone) heard_ms.at(static_cast<uint32_t>(node)).store(kvt_hearing::now_ms(), std::memory_order_relaxed);
 }
 
 }  // namespace

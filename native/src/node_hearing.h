@@ -1,7 +1,8 @@
-// When bytes last came from each storage node this process reads from (node_hearing.cpp, real
-// connector only): a liveness aid, through -Wl,--wrap of recv, recvmsg and close.
+// When bytes last came from each storage node this process reads from (node_hearing.cpp): a
+// liveness aid, through -Wl,--wrap of recv, recvmsg and close.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,7 +30,13 @@ class ReadingFrom {
     std::vector<std::string> connected_;
 };
 
-// Milliseconds on the steady clock when bytes last came from `node`; 0 if they never did.
+// The steady clock, in ms, that bytes are heard and reads are timed on.
+inline int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// When bytes last came from `node`, on now_ms()'s clock; 0 if they never did.
 int64_t last_heard_ms(int node);
 
 // The connect guard tells of every connect (to `address`, in its form), so that the socket reads

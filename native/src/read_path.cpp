@@ -56,22 +56,14 @@ std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
                                 const std::vector<void *> &into) {
     std::vector<void *> group_bufs;
     for (size_t i : which) group_bufs.push_back(into[i]);
-    const uint64_t running = c.nodes.begin(id, kvt_shim::now_ms());
-    std::vector<int64_t> got;
-    kvt_shim::ReadingFrom reading(c.nodes.hearing_index(id));
-    kvt_shim::AvoidingFor avoiding(c.avoided);
-    try {
-        got = kvt_shim::read_from(stripe, ks, where, which, choice, group_bufs);
-    } catch (...) {
-        c.nodes.end(running);
-        throw;
-    }
-    c.nodes.end(running);
+    Nodes::Transfer transfer(c.nodes, id);
+    kvt_hearing::ReadingFrom reading(c.nodes.hearing_index(id));
+    kvt_connect::AvoidingFor avoiding(c.nodes);
+    auto got = kvt_shim::read_from(stripe, ks, where, which, choice, group_bufs);
     check_count("BatchGet", got, static_cast<int32_t>(which.size()));
     // A read that reached the node connected to its data address, which the connect guard avoids
     // while the node is suspect.
-    if (std::find(got.begin(), got.end(), 0) != got.end() && c.nodes.address_unknown(id) &&
-        !reading.connected().empty())
+    if (std::find(got.begin(), got.end(), 0) != got.end() && !reading.connected().empty())
         c.nodes.learn_address(id, reading.connected());
     return got;
 }
@@ -262,7 +254,7 @@ KVT_EXPORT int32_t kvt_node_reads(kvt_client *client, int32_t *running, int64_t 
         require_client(client);
         if (cap < 0 || (cap > 0 && (running == nullptr || oldest_ms == nullptr || quiet_ms == nullptr)))
             bad_argument("node_reads: bad arrays");
-        const auto reads = client->nodes.reads(kvt_shim::now_ms(), kvt_shim::last_heard_ms);
+        const auto reads = client->nodes.reads();
         for (size_t id = 0; id < reads.size() && id < static_cast<size_t>(cap); ++id) {
             running[id] = reads[id].running;
             oldest_ms[id] = reads[id].oldest_ms;
@@ -310,17 +302,9 @@ KVT_EXPORT int32_t kvt_probe_node(kvt_client *client, int32_t id, const char *ke
         const auto r = std::find(located.nodes.begin(), located.nodes.end(), node);
         if (r == located.nodes.end()) return KVT_PROBE_NOT_THERE;
         std::vector<char> scratch(located.size);
-        const uint64_t running = client->nodes.begin(id, kvt_shim::now_ms());
-        std::vector<int64_t> got;
-        kvt_shim::Probing through_to_the_node;
-        try {
-            got = kvt_shim::read_from(c, keys, where, {0}, {static_cast<size_t>(r - located.nodes.begin())},
-                                      {scratch.data()});
-        } catch (...) {
-            client->nodes.end(running);
-            throw;
-        }
-        client->nodes.end(running);
+        Nodes::Transfer transfer(client->nodes, id);  // no AvoidingFor: a probe must reach the node
+        const auto got = kvt_shim::read_from(c, keys, where, {0}, {static_cast<size_t>(r - located.nodes.begin())},
+                                             {scratch.data()});
         check_count("BatchGet", got, 1);
         return got[0] == 0 ? KVT_PROBE_ANSWERED : KVT_PROBE_UNANSWERED;
     });
