@@ -1,18 +1,11 @@
-// The one place where the connector meets Mooncake.
-//
-// Normal build: Mooncake's own headers (found through MOONCAKE_INCLUDE_DIR).
-// -DKVTIER_TESTDOUBLE: the in-memory test fixture in native/testdouble/, which mirrors
-// the subset of the API used by the connector. Anything that must differ between the two
-// lives here, so the connector sources are byte-for-byte the same in both libraries.
+// The one place where the connector meets Mooncake, or with -DKVTIER_TESTDOUBLE the in-memory
+// double (native/testdouble/): what must differ between the two lives here, so that every other
+// source is the same in both libraries and the unit tests run the connector's own code.
 #pragma once
 
-#include <chrono>
 #include <cstdlib>
-#include <cstring>
-#include <mutex>
 #include <string>
 #include <vector>
-
 
 #ifdef KVTIER_TESTDOUBLE
 #include "mooncake_testdouble.h"
@@ -179,26 +172,9 @@ inline bool copies_locally(mooncake::RealClient &client, const std::string &node
 #endif
 }
 
-// Bounds every RPC to its master of the next client set up (its setup's too) by `timeout`, for
-// connecting and for each request. Mooncake reads these deadlines only from the environment, when
-// a client's MasterClient is built; clients are set up one at a time (kvt_create), so each reads
-// its own. Setting a variable does not free the old strings, so a getenv on another thread still
-// reads a valid one; the JVM passes its own copy of the environment to the processes it starts.
-inline void bound_master_rpcs(std::chrono::milliseconds timeout) {
-#ifdef KVTIER_TESTDOUBLE
-    (void)timeout;
-#else
-    const std::string ms = std::to_string(timeout.count());
-    setenv("MC_RPC_TIMEOUT_MS", ms.c_str(), 1);
-    setenv("MC_RPC_CONNECT_TIMEOUT_MS", ms.c_str(), 1);
-#endif
-}
-
-// Mooncake checks each object end to end when MOONCAKE_STORE_CHECKSUM is true: a put stores a
-// CRC-64 of the object with its metadata, and a get whose bytes do not match it fails with
-// CHECKSUM_MISMATCH. The connector turns that on unless the user set the variable. Mooncake reads
-// its environment once, when first asked; call this before the process's first client. False when
-// Mooncake had read it before, and so checks no object.
+// Turns Mooncake's object checksums on (docs/connector.md) unless the user set
+// MOONCAKE_STORE_CHECKSUM. Mooncake reads its environment once, when first asked; false when it
+// had read it before this call, and so checks no object.
 inline bool check_objects_unless_told_otherwise() {
 #ifndef KVTIER_TESTDOUBLE
     if (std::getenv("MOONCAKE_STORE_CHECKSUM") != nullptr) return true;  // the user's choice

@@ -21,12 +21,11 @@ class ReadingFrom {
 
     // The addresses this thread connected to while it lived, in the connect guard's form.
     const std::vector<std::string> &connected() const { return connected_; }
-    // Called by connecting() on this thread.
-    void connected_to(const std::string &address);
 
   private:
-    int before_;
-    ReadingFrom *outer_;
+    friend void connecting(int fd, const std::string &address);
+    const int node_;
+    ReadingFrom *const outer_;
     std::vector<std::string> connected_;
 };
 

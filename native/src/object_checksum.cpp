@@ -1,24 +1,14 @@
 // Mooncake's object checksum, as linked into the connector, computed 16 bytes at a time
-// (-Wl,--wrap on CrcChecksum::Update, on the connector only): a speed aid. Without it, Mooncake's
-// own code computes the same CRC, a byte at a time.
+// (-Wl,--wrap on CrcChecksum::Update, real connector only): a speed aid (wraps.cmake). Mooncake
+// computes the CRC a byte at a time (0.34-0.39 GB/s on a core here, a tenth of one TCP stream), and
+// every store and load of the connector is checksummed (docs/connector.md).
 //
-// Why: with object checksums on, a put stores a CRC-64 of the object with its metadata, and a get
-// whose bytes do not match it fails with CHECKSUM_MISMATCH. That catches what no deadline can:
-// bytes that land in a replica after its put completed, such as a late write into memory that the
-// master had revoked from a failed put and handed to another object (seen under faults as loads of
-// another key's bytes). The connector turns object checksums on
-// (kvt_shim::check_objects_unless_told_otherwise). But at the pinned commit Mooncake computes the
-// CRC a byte at a time: 0.34-0.39 GB/s on a core here, a tenth of what one TCP stream carries.
-//
-// What: the same CRC (CRC-64/ECMA-182: most significant bit first, initial value 0, no final xor),
-// folded 64 bytes at a time with carry-less multiplication (PCLMULQDQ): 10-14 GB/s on a core here;
-// 256 bytes at a time where the CPU multiplies 512 bits at once (VPCLMULQDQ with AVX-512): about
-// 50 GB/s (bench/checksum_bench.cpp, on a 1 MiB buffer; it also checks that the two agree).
-// The fold keeps a 128-bit remainder congruent to the message so far modulo the polynomial; that
-// remainder's 16 bytes and any tail of under 16 go through Mooncake's own code. The result enters
-// the checksum's register through its public Update, as 8 bytes that lead there from its current
-// value. It is used only once it gave Mooncake's own result on a test pattern, and only on CPUs
-// that have the instructions.
+// The same CRC (CRC-64/ECMA-182: most significant bit first, initial value 0, no final xor),
+// folded 64 bytes at a time with carry-less multiplication (PCLMULQDQ, 10-14 GB/s), or 256 where
+// the CPU has VPCLMULQDQ with AVX-512 (about 50 GB/s; bench/checksum_bench.cpp). The fold keeps a
+// 128-bit remainder congruent to the message modulo the polynomial; its 16 bytes and any tail go
+// through Mooncake's own code, and the result enters the checksum's register through its public
+// Update. Used only on CPUs with the instructions, once it gave Mooncake's result on a test pattern.
 
 #include <cpuid.h>
 #include <immintrin.h>
