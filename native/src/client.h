@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "boundary.h"
-#include "connect_guard.h"
 #include "mooncake_api.h"
 #include "nodes.h"
 #include "staging.h"

@@ -3,7 +3,6 @@
 // sources build the real connector and the test double (-DKVTIER_TESTDOUBLE, mooncake_api.h).
 #include "kvtier_mooncake.h"
 
-#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstdint>
@@ -46,11 +45,11 @@ mooncake::ConfigDict further_stripe(mooncake::ConfigDict config) {
 
 // One RealClient set up with `config`; `which` names it in an error when there are several.
 std::shared_ptr<mooncake::RealClient> set_up(const mooncake::ConfigDict &config, const std::string &which,
-                                             std::chrono::milliseconds rpc_timeout) {
+                                             int32_t rpc_timeout_ms) {
     // Mooncake reads its master RPC deadlines only from the environment, when a client's
     // MasterClient is built; clients are set up one at a time, so each reads its own. setenv does
     // not free the old strings, so a getenv on another thread still reads a valid one.
-    const std::string ms = std::to_string(rpc_timeout.count());
+    const std::string ms = std::to_string(rpc_timeout_ms);
     setenv("MC_RPC_TIMEOUT_MS", ms.c_str(), 1);
     setenv("MC_RPC_CONNECT_TIMEOUT_MS", ms.c_str(), 1);
     // RealClient::create() starts Mooncake's ResourceTracker, which, outside Python, blocks
@@ -119,13 +118,12 @@ KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *va
             throw KvtError(kFailed, "kvtier_mooncake: Mooncake read its environment before kvtier's first client, "
                                     "so it checks no object; set MOONCAKE_STORE_CHECKSUM=true before starting the process");
         auto handle = std::make_unique<kvt_client>();
-        const std::chrono::milliseconds rpc_timeout(rpc_timeout_ms);
-        handle->stripes.push_back(set_up(config, "", rpc_timeout));
+        handle->stripes.push_back(set_up(config, "", rpc_timeout_ms));
         const auto further = further_stripe(config);
         for (int32_t s = 1; s < native_clients; ++s)
-            handle->stripes.push_back(set_up(further, " for native client " + std::to_string(s + 1) +
-                                                          " of " + std::to_string(native_clients),
-                                             rpc_timeout));
+            handle->stripes.push_back(set_up(
+                further, " for native client " + std::to_string(s + 1) + " of " + std::to_string(native_clients),
+                rpc_timeout_ms));
         handle->max_mr_size = mooncake::globalConfig().max_mr_size;
         out = handle.release();
         return 0;

@@ -23,9 +23,8 @@
 //   exhaust the ephemeral ports towards a node within a minute, and throughput fell to a third
 //   until they expired (seen on a bridge; loopback reuses TIME_WAIT ports).
 
-#include "connect_guard.h"
-#include "node_hearing.h"
 #include "nodes.h"
+#include "socket_aids.h"
 
 #include <fcntl.h>
 #include <netinet/in.h>

@@ -6,7 +6,7 @@
 // Each socket a read opens is tagged with its node (Mooncake connects on the submitting thread),
 // and each byte received on it stamps the node.
 
-#include "node_hearing.h"
+#include "socket_aids.h"
 
 #include <sys/socket.h>
 #include <unistd.h>

@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "node_hearing.h"
+#include "socket_aids.h"
 
 class Nodes {
   public:

@@ -73,7 +73,12 @@ void Pool::release_expired(std::chrono::steady_clock::time_point now) {
     }
 }
 
-Batch::Batch(Pool &pool, const std::vector<size_t> &lens) : pool_(pool), late_(lens.size(), false) {
+Batch::Batch(Pool &pool, const std::vector<void *> &callers, const std::vector<size_t> &lens, bool staged)
+    : pool_(pool), late_(lens.size(), false) {
+    if (!staged) {
+        pointers_ = callers;
+        return;
+    }
     bytes_.reserve(lens.size());
     pointers_.reserve(lens.size());
     for (size_t len : lens) {

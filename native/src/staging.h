@@ -71,11 +71,12 @@ class Pool {
     std::deque<Held> quarantine_;
 };
 
-// The staging memory of one batch: one buffer per key, sized as the caller's. Each goes back to
-// the pool when the batch is done, or into quarantine when marked late().
+// The buffers Mooncake reads or writes for one batch. Staged (the batch has a guard): one buffer
+// of staging per key, sized as the caller's, each back to the pool when the batch is done, or into
+// quarantine when marked late(). Not staged: the caller's own (RDMA, where the NIC writes L1).
 class Batch {
    public:
-    Batch(Pool &pool, const std::vector<size_t> &lens);
+    Batch(Pool &pool, const std::vector<void *> &callers, const std::vector<size_t> &lens, bool staged);
     ~Batch();
     Batch(const Batch &) = delete;
     Batch &operator=(const Batch &) = delete;
@@ -87,7 +88,7 @@ class Batch {
 
    private:
     Pool &pool_;
-    std::vector<Bytes> bytes_;
+    std::vector<Bytes> bytes_;  // empty when not staged
     std::vector<void *> pointers_;
     std::vector<bool> late_;
 };

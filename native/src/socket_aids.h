@@ -1,11 +1,32 @@
-// When bytes last came from each storage node this process reads from (node_hearing.cpp): a
-// liveness aid, through -Wl,--wrap of recv, recvmsg and close.
+// What the connector tells the aids over libc's socket calls (wraps.cmake): the connect guard
+// (connect_guard.cpp) and node hearing (node_hearing.cpp), which tells when bytes last came from
+// each storage node this process reads from.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+class Nodes;
+
+namespace kvt_connect {
+
+// While one lives, this thread's connects are a client's: a blocking connect to the data address
+// of a node it avoids fails at once with ETIMEDOUT. Other threads, another client's or a probe's,
+// connect as they would: what one client holds suspect changes no other's behaviour.
+class AvoidingFor {
+  public:
+    explicit AvoidingFor(Nodes &nodes);
+    ~AvoidingFor();
+    AvoidingFor(const AvoidingFor &) = delete;
+    AvoidingFor &operator=(const AvoidingFor &) = delete;
+
+  private:
+    Nodes *before_;
+};
+
+}  // namespace kvt_connect
 
 namespace kvt_hearing {
 
