@@ -89,7 +89,6 @@ struct Locations {
 
 inline Locations locate(mooncake::RealClient &client, const std::vector<std::string> &keys) {
     Locations out;
-    out.keys.resize(keys.size());
 #ifdef KVTIER_TESTDOUBLE
     auto got = client.testdouble_locate(keys);
     out.keys.resize(got.size());  // a wrong count fails the batch (the connector checks it)
