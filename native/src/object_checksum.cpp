@@ -10,7 +10,6 @@
 // through Mooncake's own code, and the result enters the checksum's register through its public
 // Update. Used only on CPUs with the instructions, once it gave Mooncake's result on a test pattern.
 
-#include <cpuid.h>
 #include <immintrin.h>
 
 #include <cstddef>
@@ -123,11 +122,6 @@ KVT_WIDE_FOLDING __m128i folded_wide(__m128i start, const uint8_t *&p, size_t &n
                          _mm_xor_si128(times(r2, t.by128), r3));
 }
 
-bool cpu_can_fold_wide() {
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("vpclmulqdq");
-}
-
 // n >= 16. Four remainders, of every fourth block, keep the multiplier busy; sixteen when the CPU
 // has 512-bit carry-less multiplication.
 KVT_FOLDING uint64_t folded(uint64_t crc, const uint8_t *p, size_t n, bool wide) {
@@ -157,11 +151,6 @@ KVT_FOLDING uint64_t folded(uint64_t crc, const uint8_t *p, size_t n, bool wide)
     return mooncakes(mooncakes(0, remainder, 16), p, n);
 }
 
-bool cpu_can_fold() {
-    unsigned eax, ebx, ecx, edx;
-    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_PCLMUL) != 0 && (ecx & bit_SSSE3) != 0;
-}
-
 // Lengths around each path's edges, after a register carried in from earlier bytes.
 bool folding_gives_mooncakes_result(bool wide) {
     uint8_t pattern[2053];
@@ -188,8 +177,10 @@ bool register_can_be_set() {
 
 extern "C" void __wrap__ZN8mooncake11CrcChecksum6UpdateEPKvm(mooncake::CrcChecksum *self,
                                                             const void *data, size_t size) {
-    static const bool fold = cpu_can_fold() && register_can_be_set() && folding_gives_mooncakes_result(false);
-    static const bool wide = fold && cpu_can_fold_wide() && folding_gives_mooncakes_result(true);
+    static const bool fold = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("ssse3") &&
+                             register_can_be_set() && folding_gives_mooncakes_result(false);
+    static const bool wide = fold && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                             __builtin_cpu_supports("vpclmulqdq") && folding_gives_mooncakes_result(true);
     if (!fold || size < 16) {
         __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(self, data, size);
         return;
