@@ -15,11 +15,6 @@
 #include "workers.h"
 
 struct kvt_client {
-    kvt_client()
-        : nodes([this](const std::vector<std::string> &addresses, bool avoid) {
-              if (avoid) avoided.avoid(addresses);
-              else avoided.allow(addresses);
-          }) {}
     // Declared first, so freed last: the stripes' transfers may still use it until they are torn down.
     kvt_staging::Pool staging;
     // Native Mooncake clients of one master, each with a transfer engine of its own (its own I/O
@@ -31,8 +26,6 @@ struct kvt_client {
     // globalConfig().max_mr_size read once right after setup (as LMCache does): the L1
     // block size must not change under registrations made with it.
     uint64_t max_mr_size = 0;
-    // The data addresses of this client's suspect nodes, whose connects fail at once on its threads.
-    kvt_shim::Avoided avoided;
     Nodes nodes;
     // Run the parts of a batch beside the caller's thread.
     kvt_workers::Workers workers;

@@ -3,8 +3,8 @@
 // sources build the real connector and the test double (-DKVTIER_TESTDOUBLE, mooncake_api.h).
 #include "kvtier_mooncake.h"
 
-#include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -18,17 +18,6 @@ using namespace kvt_boundary;
 using namespace kvt_client_parts;
 
 namespace {
-
-// RealClient::create() starts Mooncake's ResourceTracker, which, outside Python, blocks
-// SIGINT/SIGTERM/SIGHUP/SIGUSR1 in the calling thread for its own signal thread. The
-// caller here is a JVM thread, so give it its original mask back.
-std::shared_ptr<mooncake::RealClient> create_keeping_sigmask() {
-    sigset_t saved;
-    const bool have_mask = pthread_sigmask(SIG_SETMASK, nullptr, &saved) == 0;
-    auto client = mooncake::RealClient::create();
-    if (have_mask) pthread_sigmask(SIG_SETMASK, &saved, nullptr);
-    return client;
-}
 
 // Every client is created alone: Mooncake's process-wide state (its global config, its
 // transfer engine's first setup) is not made for concurrent setups.
@@ -54,6 +43,37 @@ mooncake::ConfigDict further_stripe(mooncake::ConfigDict config) {
     return config;
 }
 
+// One RealClient set up with `config`; `which` names it in an error when there are several.
+std::shared_ptr<mooncake::RealClient> set_up(const mooncake::ConfigDict &config, const std::string &which,
+                                             int32_t rpc_timeout_ms) {
+    // Mooncake reads its master RPC deadlines only from the environment, when a client's
+    // MasterClient is built; clients are set up one at a time, so each reads its own. setenv does
+    // not free the old strings, so a getenv on another thread still reads a valid one.
+    const std::string ms = std::to_string(rpc_timeout_ms);
+    setenv("MC_RPC_TIMEOUT_MS", ms.c_str(), 1);
+    setenv("MC_RPC_CONNECT_TIMEOUT_MS", ms.c_str(), 1);
+    // RealClient::create() starts Mooncake's ResourceTracker, which, outside Python, blocks
+    // SIGINT/SIGTERM/SIGHUP/SIGUSR1 in the calling thread for its own signal thread. The caller
+    // here is a JVM thread, so give it its original mask back.
+    sigset_t saved;
+    const bool have_mask = pthread_sigmask(SIG_SETMASK, nullptr, &saved) == 0;
+    auto client = mooncake::RealClient::create();
+    if (have_mask) pthread_sigmask(SIG_SETMASK, &saved, nullptr);
+    if (!client) throw KvtError(kFailed, "Failed to create mooncake RealClient" + which);
+    auto setup = client->setup_internal(config);
+    if (!setup) {
+        const auto code = setup.error();
+        std::string msg = "Mooncake setup_internal failed" + which + ": " + std::string(mooncake::toString(code)) +
+                          " (" + std::to_string(static_cast<int>(code)) + ")";
+        const std::string detail = kvt_shim::setup_failure_detail(*client);
+        if (!detail.empty()) msg += ": " + detail;
+        throw KvtError(kFailed, msg);  // the RealClient destructor cleans up
+    }
+    return client;
+}
+
+void *as_pointer(uint64_t addr) { return reinterpret_cast<void *>(static_cast<uintptr_t>(addr)); }
+
 }  // namespace
 
 KVT_EXPORT int32_t kvt_abi_version(void) { return KVT_ABI_VERSION; }
@@ -68,28 +88,6 @@ KVT_EXPORT int32_t kvt_log_to_file(const char *path) {
         return 0;
     });
 }
-
-namespace {
-// One RealClient set up with `config`; `which` names it in an error when there are several.
-std::shared_ptr<mooncake::RealClient> set_up(const mooncake::ConfigDict &config,
-                                             const std::string &which,
-                                             std::chrono::milliseconds rpc_timeout) {
-    kvt_shim::bound_master_rpcs(rpc_timeout);
-    auto client = create_keeping_sigmask();
-    if (!client) throw KvtError(kFailed, "Failed to create mooncake RealClient" + which);
-    auto setup = client->setup_internal(config);
-    if (!setup) {
-        const auto code = setup.error();
-        std::string msg = "Mooncake setup_internal failed" + which + ": " +
-                          std::string(mooncake::toString(code)) + " (" +
-                          std::to_string(static_cast<int>(code)) + ")";
-        const std::string detail = kvt_shim::setup_failure_detail(*client);
-        if (!detail.empty()) msg += ": " + detail;
-        throw KvtError(kFailed, msg);  // the RealClient destructor cleans up
-    }
-    return client;
-}
-}  // namespace
 
 KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *values,
                                   int32_t n, int32_t rpc_timeout_ms,
@@ -120,13 +118,12 @@ KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *va
             throw KvtError(kFailed, "kvtier_mooncake: Mooncake read its environment before kvtier's first client, "
                                     "so it checks no object; set MOONCAKE_STORE_CHECKSUM=true before starting the process");
         auto handle = std::make_unique<kvt_client>();
-        const std::chrono::milliseconds rpc_timeout(rpc_timeout_ms);
-        handle->stripes.push_back(set_up(config, "", rpc_timeout));
+        handle->stripes.push_back(set_up(config, "", rpc_timeout_ms));
         const auto further = further_stripe(config);
         for (int32_t s = 1; s < native_clients; ++s)
-            handle->stripes.push_back(set_up(further, " for native client " + std::to_string(s + 1) +
-                                                          " of " + std::to_string(native_clients),
-                                             rpc_timeout));
+            handle->stripes.push_back(set_up(
+                further, " for native client " + std::to_string(s + 1) + " of " + std::to_string(native_clients),
+                rpc_timeout_ms));
         handle->max_mr_size = mooncake::globalConfig().max_mr_size;
         out = handle.release();
         return 0;
@@ -155,10 +152,6 @@ KVT_EXPORT int32_t kvt_max_mr_size(kvt_client *client, uint64_t *out) {
         return 0;
     });
 }
-
-namespace {
-void *as_pointer(uint64_t addr) { return reinterpret_cast<void *>(static_cast<uintptr_t>(addr)); }
-}  // namespace
 
 // With every stripe: each one's transfer engine reads and writes registered memory on its own.
 KVT_EXPORT int32_t kvt_register_buffer(kvt_client *client, uint64_t addr, uint64_t len) {

@@ -1,17 +1,13 @@
 // Mooncake's wait for a batch's transfers, as linked into the connector, pauses between its polls
-// (-Wl,--wrap on TransferEngine::getTransferStatus, on the connector only).
+// (-Wl,--wrap on TransferEngine::getTransferStatus, real connector only; wraps.cmake).
 //
-// Why: Mooncake (built without USE_EVENT_DRIVEN_COMPLETION, its default) waits for a transfer
-// batch by polling every task's status in a loop that never sleeps nor yields, reading the clock
-// and taking a mutex on every pass. Each batch call in flight so keeps a core busy while its bytes
-// move. On a client whose cores also carry the transfers (its I/O thread, the kernel's TCP work)
-// that spinning is the bottleneck: with 4 batches in flight on 2 cores, a third of all CPU time
-// went to clock_gettime in that loop (perf, Mooncake's own C client, 1 MiB objects to 2 nodes).
+// Why: without USE_EVENT_DRIVEN_COMPLETION Mooncake polls every task's status in a loop that never
+// sleeps, a core per batch call in flight; with 4 in flight on 2 cores a third of all CPU time went
+// to that loop (perf, 1 MiB objects to 2 nodes), taken from the transfers themselves.
 //
-// What: a poll that finds the batch still running since its previous pass sleeps first, for an
-// eighth of the time the batch has waited so far, at most kLongestPause. A short batch is still
-// polled at once, and a long one waits at most about an eighth longer than it must (plus the
-// kernel's timer slack), while the core goes to the transfers.
+// What: a poll that finds the batch still running since its previous pass first sleeps an eighth
+// of the batch's wait so far, at most kLongestPause: a short batch is polled at once, a long one
+// waits at most about an eighth longer than it must.
 
 #include <time.h>
 

@@ -1,43 +1,30 @@
-// Every blocking connect() of the Mooncake code linked into the connector comes here
-// (-Wl,--wrap=connect, on the connector only).
+// Every connect() of the Mooncake code linked into the connector comes here (-Wl,--wrap=connect;
+// the test double links it too, and connects nowhere). wraps.cmake says what it corrects.
 //
-// Why: Mooncake's TCP transport opens a connection per slice with a blocking connect() on the
-// caller's thread, with no timeout but the kernel's SYN retries (about two minutes), and submits a
-// batch's slices one after another. A storage node that went silent (partitioned, its link
-// down) so holds up every batch that has one replica on it, and not only that replica's transfer:
-// the keys behind it in the batch are never even sent. The master keeps placing new replicas on
-// the node until its client_ttl, so for those seconds every store batch stalls.
+// Why: Mooncake's TCP transport connects per slice, blocking, on the caller's thread, bounded only
+// by the kernel's SYN retries (about two minutes), and sends a batch's slices one after another: a
+// silent node (partitioned, its link down) holds up every batch with a replica on it, the keys
+// behind that replica too, and the master keeps placing replicas there until its client_ttl.
 //
-// What: a connect is bounded (kBound), and while an address has left a connect unanswered for
-// longer than kUnanswered, or its last connect timed out, further connects to it fail at once
-// with ETIMEDOUT, as Mooncake's transfer would have failed at the end of the kernel's retries.
-// One connect at a time still tries it, so the address is cleared as soon as it answers again.
-// Whether an address answers connects is a fact of the network, so that is shared by every client
-// of the process, deliberately: another client's connect to a silent address would stall as long.
-// Non-blocking connects (the master RPCs, asio's asynchronous ones) are passed through unbounded.
+// What: a blocking connect is bounded (kBound); while an address has left a connect unanswered for
+// kUnanswered, or its last connect timed out, further connects to it fail at once with ETIMEDOUT,
+// as the kernel's retries would have ended. One connect at a time still tries, so the address is
+// cleared once it answers. Whether an address answers is a fact of the network, so that is shared
+// by every client of the process, deliberately. Non-blocking connects (master RPCs, asio's) pass.
+// A node that accepts connects but sends nothing (its process paused) is held suspect by Java once
+// its reads stall; its data address is then refused here on that client's batch threads only
+// (AvoidingFor), so a store placed there fails at once rather than wait out its deadline.
 //
-// A node that answers connects but not transfers (its process paused: its kernel still accepts)
-// is caught by the connector instead, which holds it suspect once its reads stall and has its
-// data address avoided here, on that client's threads only (Avoided): a store the master placed
-// there then fails at once, as it would on a silent node, rather than wait out its batch's deadline. The connector's probe of the node is
-// let through, so that the node is cleared as soon as it answers.
-//
-// And every connection made here, blocking or not, closes at once, its unsent bytes dropped
-// (SO_LINGER 0), for two reasons:
-// - Unsent bytes of a closed connection are a request its caller was told had failed. Mooncake's
-//   master RPCs (coro_rpc) close their connection when a request times out; closed normally, the
-//   kernel goes on sending the request, and a master partitioned past the timeout hears it after
-//   the heal and carries it out: a delete then removed the key the caller had stored since
-//   (RealStaleRequestTest).
-// - No TIME_WAIT: Mooncake closes a data connection once the peer's status frame came, so nothing
-//   is left to deliver, and at one connection per slice the TIME_WAITs of a busy client (about
-//   1000 a second, each kept 60 s) exhaust the ephemeral ports towards a node within a minute. The
-//   kernel then searches the port range at every connect, and throughput falls to a third until
-//   they expire: the 60 s oscillation seen on a bridge (not on loopback, where the kernel reuses
-//   TIME_WAIT ports by default, tcp_tw_reuse = 2).
+// Every connection made here closes abortively (SO_LINGER 0):
+// - A closed connection's unsent bytes are a request its caller was told had failed: Mooncake's
+//   master RPCs close their connection on a timeout, and closed normally, a master partitioned
+//   past it hears the request after the heal and carries it out (RealStaleRequestTest).
+// - No TIME_WAIT: at one connection per slice (about 1000 a second) a busy client's TIME_WAITs
+//   exhaust the ephemeral ports towards a node within a minute, and throughput fell to a third
+//   until they expired (seen on a bridge; loopback reuses TIME_WAIT ports).
 
-#include "connect_guard.h"
-#include "node_hearing.h"
+#include "nodes.h"
+#include "socket_aids.h"
 
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -70,8 +57,7 @@ struct Peer {
 
 std::mutex peers_mu;
 std::map<std::string, Peer> peers;  // by address and port, as bytes
-thread_local int probing = 0;
-thread_local const kvt_connect::Avoided *avoiding = nullptr;
+thread_local Nodes *avoiding = nullptr;
 
 std::string peer_key(const struct sockaddr *addr, socklen_t len) {
     if (addr->sa_family == AF_INET && len >= sizeof(sockaddr_in)) {
@@ -119,29 +105,8 @@ int bounded_connect(int fd, const struct sockaddr *addr, socklen_t len, int flag
 
 namespace kvt_connect {
 
-void Avoided::avoid(const std::vector<std::string> &addresses) {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (const auto &key : addresses) ++counts_[key];
-}
-
-void Avoided::allow(const std::vector<std::string> &addresses) {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (const auto &key : addresses) {
-        auto it = counts_.find(key);
-        if (it != counts_.end() && --it->second == 0) counts_.erase(it);
-    }
-}
-
-bool Avoided::contains(const std::string &address) const {
-    std::lock_guard<std::mutex> lock(mu_);
-    return counts_.count(address) != 0;
-}
-
-AvoidingFor::AvoidingFor(const Avoided &avoided) : before_(avoiding) { avoiding = &avoided; }
+AvoidingFor::AvoidingFor(Nodes &nodes) : before_(avoiding) { avoiding = &nodes; }
 AvoidingFor::~AvoidingFor() { avoiding = before_; }
-
-Probing::Probing() { ++probing; }
-Probing::~Probing() { --probing; }
 
 }  // namespace kvt_connect
 
@@ -153,14 +118,14 @@ extern "C" int __wrap_connect(int fd, const struct sockaddr *addr, socklen_t len
     const int flags = fcntl(fd, F_GETFL);
     if (flags < 0 || (flags & O_NONBLOCK) || key.empty()) return __real_connect(fd, addr, len);
 
+    if (avoiding != nullptr && avoiding->avoids_address(key)) {
+        errno = ETIMEDOUT;
+        return -1;
+    }
     std::multiset<Clock::time_point>::iterator mine;
     Peer *peer;
     {
         std::lock_guard<std::mutex> lock(peers_mu);
-        if (probing == 0 && avoiding != nullptr && avoiding->contains(key)) {
-            errno = ETIMEDOUT;
-            return -1;
-        }
         peer = &peers[key];  // std::map: the reference stays valid
         const auto now = Clock::now();
         if (!peer->connecting.empty() &&

@@ -1,11 +1,11 @@
 // The libcurl functions Mooncake's archives call (nm -u; its HTTP metadata plugin), forwarded to
-// the system's libcurl.so.4 (see lazy_forward.h).
+// the system's libcurl.so.4 (see lazy_library.h).
 #define CURL_DISABLE_TYPECHECK  // its checking macros would rename curl_easy_setopt/getinfo
 #include <cstdarg>
 
 #include <curl/curl.h>
 
-#include "lazy_forward.h"
+#include "lazy_library.h"
 
 #define CURL_FN(ret, name, params, args, failed) KVT_FORWARD(curl, ret, name, params, args, failed)
 
@@ -25,9 +25,8 @@ CURL_FN(void, curl_slist_free_all, (struct curl_slist *list), (list), )
 // in one 64-bit integer register, so forwarding it as a pointer hands libcurl the same bits.
 #define CURL_ONE_ARG_FORWARD(name, key_type)                                                  \
     extern "C" CURLcode name(CURL *curl, key_type key, ...) {                                 \
-        static std::atomic<void *> slot{nullptr};                                             \
-        auto real = reinterpret_cast<CURLcode (*)(CURL *, key_type, ...)>(                    \
-            kvt_lazy::curl().symbol(#name, slot));                                            \
+        static const auto real =                                                              \
+            reinterpret_cast<CURLcode (*)(CURL *, key_type, ...)>(kvt_lazy::curl().symbol(#name)); \
         if (real == nullptr) return CURLE_FAILED_INIT;                                        \
         va_list ap;                                                                           \
         va_start(ap, key);                                                                    \

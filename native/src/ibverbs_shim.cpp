@@ -1,9 +1,9 @@
 // The libibverbs functions Mooncake's archives call (nm -u), forwarded to the system's
-// libibverbs.so.1 (see lazy_forward.h). Functions the header defines inline (ibv_post_send,
+// libibverbs.so.1 (see lazy_library.h). Functions the header defines inline (ibv_post_send,
 // ibv_poll_cq, ...) call through the device context's function table and need nothing here.
 #include <infiniband/verbs.h>
 
-#include "lazy_forward.h"
+#include "lazy_library.h"
 
 #define IBV(ret, name, params, args, failed) KVT_FORWARD(ibverbs, ret, name, params, args, failed)
 

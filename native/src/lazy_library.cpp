@@ -4,30 +4,15 @@
 
 namespace kvt_lazy {
 
-bool LazyLibrary::open() {
-    std::call_once(once_, [this] {
-        handle_ = dlopen(soname_, RTLD_NOW | RTLD_LOCAL);
-        if (handle_ == nullptr) {
-            const char *why = dlerror();
-            error_ = std::string(why != nullptr ? why : "dlopen failed");
-        }
-    });
-    return handle_ != nullptr;
-}
-
-void *LazyLibrary::symbol(const char *name, std::atomic<void *> &slot) {
-    void *found = slot.load(std::memory_order_acquire);
-    if (found == nullptr && open()) {
-        found = dlsym(handle_, name);
-        slot.store(found, std::memory_order_release);
+LazyLibrary::LazyLibrary(const char *soname, const char *package) : handle(dlopen(soname, RTLD_NOW | RTLD_LOCAL)) {
+    if (handle == nullptr) {
+        const char *error = dlerror();
+        why = std::string(soname) + " (" + package + "), which cannot be loaded: " +
+              (error != nullptr ? error : "dlopen failed");
     }
-    return found;
 }
 
-std::string LazyLibrary::unavailable_reason() {
-    if (open()) return "";
-    return std::string(soname_) + " (" + package_ + "), which cannot be loaded: " + error_;
-}
+void *LazyLibrary::symbol(const char *name) const { return handle == nullptr ? nullptr : dlsym(handle, name); }
 
 LazyLibrary &ibverbs() {
     static LazyLibrary lib("libibverbs.so.1", "rdma-core; on Debian libibverbs1 and ibverbs-providers");

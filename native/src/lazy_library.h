@@ -1,37 +1,41 @@
-// A system library the connector uses only for some configurations (libibverbs for RDMA,
-// libcurl for an http:// metadata server), opened with dlopen at its first use instead of being
-// a DT_NEEDED entry, so that the connector loads on a machine without it. The *_shim.cpp files
-// define the library's functions that Mooncake calls; each forwards to the real one.
+// A system library the connector uses only for some configurations (libibverbs for RDMA, libcurl
+// for an http:// metadata server), opened with dlopen at its first use instead of being a
+// DT_NEEDED entry, so that the connector loads on a machine without it. ibverbs_shim.cpp and
+// curl_shim.cpp define the library's functions that Mooncake calls; each forwards to the real one.
 #pragma once
 
-#include <atomic>
-#include <mutex>
+#include <cerrno>
 #include <string>
 
 namespace kvt_lazy {
 
-class LazyLibrary {
-public:
-    LazyLibrary(const char *soname, const char *package) : soname_(soname), package_(package) {}
+struct LazyLibrary {
+    LazyLibrary(const char *soname, const char *package);
+    // The address of `name` in the library, or nullptr when the library or the symbol is missing.
+    void *symbol(const char *name) const;
+    // Empty when the library opened, else "<soname> (<package>), which cannot be loaded: <why>".
+    std::string unavailable_reason() const { return why; }
 
-    // The address of `name` in the library (opened on the first call), or nullptr when the
-    // library or the symbol is missing. `slot` caches the answer per symbol.
-    void *symbol(const char *name, std::atomic<void *> &slot);
-
-    // Empty when the library opens, else "<soname> (<package>), which cannot be loaded: <why>".
-    std::string unavailable_reason();
-
-private:
-    bool open();
-
-    const char *soname_;
-    const char *package_;
-    std::once_flag once_;
-    void *handle_ = nullptr;
-    std::string error_;
+    void *handle;
+    std::string why;
 };
 
 LazyLibrary &ibverbs();
 LazyLibrary &curl();
 
 }  // namespace kvt_lazy
+
+// Defines a function of a LazyLibrary with the signature of its header, which the compiler checks:
+// the first call looks the real function up, every call forwards to it. When the library or the
+// function is missing it sets errno to ENOSYS and returns `failed` (the function's own failure
+// value): a caller sees a failed call, never a crash, and kvt_create refuses a configuration that
+// needs a missing library beforehand. The name is parenthesised: headers may define it as a macro.
+#define KVT_FORWARD(library, ret, name, params, args, failed)                                       \
+    extern "C" ret(name) params {                                                                   \
+        static const auto real = reinterpret_cast<ret(*) params>(kvt_lazy::library().symbol(#name)); \
+        if (real == nullptr) {                                                                      \
+            errno = ENOSYS;                                                                         \
+            return failed;                                                                          \
+        }                                                                                           \
+        return real args;                                                                           \
+    }

@@ -1,18 +1,11 @@
-// The one place where the connector meets Mooncake.
-//
-// Normal build: Mooncake's own headers (found through MOONCAKE_INCLUDE_DIR).
-// -DKVTIER_TESTDOUBLE: the in-memory test fixture in native/testdouble/, which mirrors
-// the subset of the API used by the connector. Anything that must differ between the two
-// lives here, so the connector sources are byte-for-byte the same in both libraries.
+// The one place where the connector meets Mooncake, or with -DKVTIER_TESTDOUBLE the in-memory
+// double (native/testdouble/): what must differ between the two lives here, so that every other
+// source is the same in both libraries and the unit tests run the connector's own code.
 #pragma once
 
-#include <chrono>
 #include <cstdlib>
-#include <cstring>
-#include <mutex>
 #include <string>
 #include <vector>
-
 
 #ifdef KVTIER_TESTDOUBLE
 #include "mooncake_testdouble.h"
@@ -25,8 +18,6 @@
 #include "client_buffer.h"  // mooncake-store: allocateSlices, calculate_total_size
 #include "client_service.h" // mooncake-store: Client, QueryResult
 #include "lazy_library.h"
-#include "connect_guard.h"
-#include "node_hearing.h"
 #include "environ.h"  // mooncake-common: Environ
 #endif
 
@@ -98,7 +89,6 @@ struct Locations {
 
 inline Locations locate(mooncake::RealClient &client, const std::vector<std::string> &keys) {
     Locations out;
-    out.keys.resize(keys.size());
 #ifdef KVTIER_TESTDOUBLE
     auto got = client.testdouble_locate(keys);
     out.keys.resize(got.size());  // a wrong count fails the batch (the connector checks it)
@@ -181,81 +171,9 @@ inline bool copies_locally(mooncake::RealClient &client, const std::string &node
 #endif
 }
 
-// Bounds every RPC to its master of the next client set up (its setup's too) by `timeout`, for
-// connecting and for each request. Mooncake reads these deadlines only from the environment, when
-// a client's MasterClient is built; clients are set up one at a time (kvt_create), so each reads
-// its own. Setting a variable does not free the old strings, so a getenv on another thread still
-// reads a valid one; the JVM passes its own copy of the environment to the processes it starts.
-inline void bound_master_rpcs(std::chrono::milliseconds timeout) {
-#ifdef KVTIER_TESTDOUBLE
-    (void)timeout;
-#else
-    const std::string ms = std::to_string(timeout.count());
-    setenv("MC_RPC_TIMEOUT_MS", ms.c_str(), 1);
-    setenv("MC_RPC_CONNECT_TIMEOUT_MS", ms.c_str(), 1);
-#endif
-}
-
-// The data addresses a client avoids, and the scope in which a thread's connects are that
-// client's (connect_guard.h). The double connects nowhere.
-#ifdef KVTIER_TESTDOUBLE
-struct Avoided {
-    void avoid(const std::vector<std::string> &) {}
-    void allow(const std::vector<std::string> &) {}
-    bool contains(const std::string &) const { return false; }
-};
-struct AvoidingFor {
-    explicit AvoidingFor(const Avoided &) {}
-    ~AvoidingFor() {}
-};
-#else
-using Avoided = kvt_connect::Avoided;
-using AvoidingFor = kvt_connect::AvoidingFor;
-#endif
-
-#ifdef KVTIER_TESTDOUBLE
-struct Probing {
-    Probing() {}  // user-provided, as the real one: a scope, not an unused variable
-    ~Probing() {}
-};
-#else
-using Probing = kvt_connect::Probing;
-#endif
-
-// Bytes of connections opened while one lives are heard from node `node` (node_hearing.h).
-#ifdef KVTIER_TESTDOUBLE
-struct ReadingFrom {
-    explicit ReadingFrom(int) {}
-    ~ReadingFrom() {}
-    std::vector<std::string> connected() const { return {}; }
-};
-#else
-using ReadingFrom = kvt_hearing::ReadingFrom;
-#endif
-
-// When bytes last came from node `node`, on the steady clock in ms: never (0) in the double,
-// whose reads carry no bytes, so that only the length of a read makes its node suspect there.
-inline int64_t last_heard_ms(int node) {
-#ifdef KVTIER_TESTDOUBLE
-    (void)node;
-    return 0;
-#else
-    return kvt_hearing::last_heard_ms(node);
-#endif
-}
-
-// The steady clock, in ms, that node reads are timed on.
-inline int64_t now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-// Mooncake checks each object end to end when MOONCAKE_STORE_CHECKSUM is true: a put stores a
-// CRC-64 of the object with its metadata, and a get whose bytes do not match it fails with
-// CHECKSUM_MISMATCH. The connector turns that on unless the user set the variable. Mooncake reads
-// its environment once, when first asked; call this before the process's first client. False when
-// Mooncake had read it before, and so checks no object.
+// Turns Mooncake's object checksums on (docs/connector.md) unless the user set
+// MOONCAKE_STORE_CHECKSUM. Mooncake reads its environment once, when first asked; false when it
+// had read it before this call, and so checks no object.
 inline bool check_objects_unless_told_otherwise() {
 #ifndef KVTIER_TESTDOUBLE
     if (std::getenv("MOONCAKE_STORE_CHECKSUM") != nullptr) return true;  // the user's choice

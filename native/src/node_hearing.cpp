@@ -1,21 +1,18 @@
 // Every recv(), recvmsg() and close() of the Mooncake code linked into the connector comes here
-// (-Wl,--wrap, on the connector only), and every connect() through the connect guard.
+// (-Wl,--wrap; the double links it too), and every connect() through the connect guard.
 //
-// Why: the connector holds a storage node suspect when a read from it stalls. How long a read
-// runs says little on its own: a batch of hundreds of MiB, several in flight, takes seconds on a
-// healthy node, and made every node suspect at once. What tells a stalled node from a busy one is
-// whether its bytes still come. Each socket a read opens is tagged with its node (Mooncake
-// connects on the submitting thread), and each byte received on it stamps the node. Without these
-// wraps no node is heard, and a node's reads are judged by their length alone.
+// Why: how long a read runs says little on its own (hundreds of MiB in flight take seconds on a
+// healthy node, and made every node suspect at once); whether its node's bytes still come does.
+// Each socket a read opens is tagged with its node (Mooncake connects on the submitting thread),
+// and each byte received on it stamps the node.
 
-#include "node_hearing.h"
+#include "socket_aids.h"
 
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <memory>
 
 extern "C" ssize_t __real_recv(int fd, void *buf, size_t len, int flags);
@@ -54,43 +51,23 @@ class Table {
     std::atomic<Chunk *> chunks_[1u << (31 - kChunkBits)] = {};
 };
 
-constexpr int kNone = -1;
-
 Table<int> node_of_fd_plus_1;  // 0: no node
 Table<int64_t> heard_ms;
-thread_local int reading_from = kNone;
 thread_local kvt_hearing::ReadingFrom *reading = nullptr;
-
-int64_t now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
 
 void heard(int fd, ssize_t got) {
     if (got <= 0 || fd < 0) return;
     const auto *entry = node_of_fd_plus_1.find(static_cast<uint32_t>(fd));
-    const int node = entry == nullptr ? kNone : entry->load(std::memory_order_relaxed) - 1;
-    if (node != kNone) heard_ms.at(static_cast<uint32_t>(node)).store(now_ms(), std::memory_order_relaxed);
+    const int node = entry == nullptr ? -1 : entry->load(std::memory_order_relaxed) - 1;
+    if (node >= 0) heard_ms.at(static_cast<uint32_t>(node)).store(kvt_hearing::now_ms(), std::memory_order_relaxed);
 }
 
 }  // namespace
 
 namespace kvt_hearing {
 
-ReadingFrom::ReadingFrom(int node) : before_(reading_from), outer_(reading) {
-    reading_from = node >= 0 ? node : kNone;
-    reading = this;
-}
-
-ReadingFrom::~ReadingFrom() {
-    reading_from = before_;
-    reading = outer_;
-}
-
-void ReadingFrom::connected_to(const std::string &address) {
-    if (std::find(connected_.begin(), connected_.end(), address) == connected_.end()) connected_.push_back(address);
-}
+ReadingFrom::ReadingFrom(int node) : node_(std::max(node, -1)), outer_(reading) { reading = this; }
+ReadingFrom::~ReadingFrom() { reading = outer_; }
 
 int64_t last_heard_ms(int node) {
     if (node < 0) return 0;
@@ -100,9 +77,12 @@ int64_t last_heard_ms(int node) {
 
 void connecting(int fd, const std::string &address) {
     if (fd < 0) return;
-    if (reading_from != kNone || node_of_fd_plus_1.find(static_cast<uint32_t>(fd)) != nullptr)
-        node_of_fd_plus_1.at(static_cast<uint32_t>(fd)).store(reading_from + 1, std::memory_order_relaxed);
-    if (reading != nullptr && !address.empty()) reading->connected_to(address);
+    const int node = reading == nullptr ? -1 : reading->node_;
+    if (node >= 0 || node_of_fd_plus_1.find(static_cast<uint32_t>(fd)) != nullptr)
+        node_of_fd_plus_1.at(static_cast<uint32_t>(fd)).store(node + 1, std::memory_order_relaxed);
+    if (reading != nullptr && !address.empty() &&
+        std::find(reading->connected_.begin(), reading->connected_.end(), address) == reading->connected_.end())
+        reading->connected_.push_back(address);
 }
 
 }  // namespace kvt_hearing

@@ -7,29 +7,24 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "socket_aids.h"
+
 class Nodes {
   public:
-    // What the client's connects do with a node's data address: avoid(addresses, true) while the
-    // node is avoided, avoid(addresses, false) once it is not.
-    using AvoidAddresses = std::function<void(const std::vector<std::string> &, bool)>;
-
-    explicit Nodes(AvoidAddresses avoid_addresses) : avoid_addresses_(std::move(avoid_addresses)) {}
-
-    ~Nodes() {
-        for (const auto &node : nodes_)
-            if (node.avoided) avoid_addresses_(node.data_address, false);
-    }
-
     int id(const std::string &endpoint) {
         std::lock_guard<std::mutex> lock(mu_);
-        return id_locked(endpoint);
+        auto found = ids_.find(endpoint);
+        if (found != ids_.end()) return found->second;
+        const int id = static_cast<int>(nodes_.size());
+        nodes_.push_back(Node{endpoint, next_hearing_index_.fetch_add(1), false, {}});
+        ids_.emplace(endpoint, id);
+        return id;
     }
 
     // The endpoint of node `id`; empty for an id never given.
@@ -38,24 +33,31 @@ class Nodes {
         return known(id) ? nodes_[id].endpoint : std::string();
     }
 
-    // The node's process-wide index, by which its bytes are heard (kvt_shim::ReadingFrom).
+    // The node's process-wide index, by which its bytes are heard (kvt_hearing::ReadingFrom).
     int hearing_index(int id) {
         std::lock_guard<std::mutex> lock(mu_);
         return known(id) ? nodes_[id].hearing_index : -1;
     }
 
-    // Registers one running transfer from node `id`, begun at `now_ms`; end() it when it returns.
-    uint64_t begin(int id, int64_t now_ms) {
-        std::lock_guard<std::mutex> lock(mu_);
-        const uint64_t run = next_run_++;
-        running_.emplace(run, Running{id, now_ms});
-        return run;
-    }
+    // One transfer from node `id`, shown by reads() while it lives.
+    class Transfer {
+      public:
+        Transfer(Nodes &nodes, int id) : nodes_(nodes) {
+            std::lock_guard<std::mutex> lock(nodes_.mu_);
+            run_ = nodes_.next_run_++;
+            nodes_.running_.emplace(run_, Running{id, kvt_hearing::now_ms()});
+        }
+        ~Transfer() {
+            std::lock_guard<std::mutex> lock(nodes_.mu_);
+            nodes_.running_.erase(run_);
+        }
+        Transfer(const Transfer &) = delete;
+        Transfer &operator=(const Transfer &) = delete;
 
-    void end(uint64_t run) {
-        std::lock_guard<std::mutex> lock(mu_);
-        running_.erase(run);
-    }
+      private:
+        Nodes &nodes_;
+        uint64_t run_;
+    };
 
     bool avoided(const std::string &endpoint) {
         std::lock_guard<std::mutex> lock(mu_);
@@ -67,25 +69,24 @@ class Nodes {
     bool avoid(int id, bool avoid) {
         std::lock_guard<std::mutex> lock(mu_);
         if (!known(id)) return false;
-        auto &node = nodes_[id];
-        if (node.avoided != avoid) avoid_addresses_(node.data_address, avoid);
-        node.avoided = avoid;
+        nodes_[id].avoided = avoid;
         return true;
     }
 
-    // Whether the node's data address is yet to be learned (once, from a read that reached it).
-    bool address_unknown(int id) {
+    // Whether `address` (in the connect guard's form) is a data address of a node avoided.
+    bool avoids_address(const std::string &address) {
         std::lock_guard<std::mutex> lock(mu_);
-        return known(id) && !nodes_[id].address_known;
+        for (const auto &node : nodes_)
+            if (node.avoided && std::find(node.data_address.begin(), node.data_address.end(), address) !=
+                                    node.data_address.end())
+                return true;
+        return false;
     }
 
-    void learn_address(int id, std::vector<std::string> address) {
+    // The node's data address, learned once, from a read that reached it.
+    void learn_address(int id, const std::vector<std::string> &address) {
         std::lock_guard<std::mutex> lock(mu_);
-        if (!known(id) || nodes_[id].address_known) return;
-        auto &node = nodes_[id];
-        node.address_known = true;
-        node.data_address = std::move(address);
-        if (node.avoided) avoid_addresses_(node.data_address, true);
+        if (known(id) && nodes_[id].data_address.empty()) nodes_[id].data_address = address;
     }
 
     // While some node is avoided: the others, each once, starting one further on every call so
@@ -109,18 +110,19 @@ class Nodes {
         int64_t quiet_ms = -1;   // since bytes last came from the node; -1 when none ever did
     };
 
-    // Per node id, at `now_ms`; `last_heard_ms(hearing index)` is 0 for a node never heard.
-    std::vector<Reads> reads(int64_t now_ms, const std::function<int64_t(int)> &last_heard_ms) {
+    // Per node id, now.
+    std::vector<Reads> reads() {
+        const int64_t now = kvt_hearing::now_ms();
         std::lock_guard<std::mutex> lock(mu_);
         std::vector<Reads> out(nodes_.size());
         for (const auto &[run, r] : running_) {
             auto &reads = out[r.node];
             ++reads.running;
-            reads.oldest_ms = std::max(reads.oldest_ms, now_ms - r.start_ms);
+            reads.oldest_ms = std::max(reads.oldest_ms, now - r.start_ms);
         }
         for (size_t id = 0; id < nodes_.size(); ++id) {
-            const int64_t heard = last_heard_ms(nodes_[id].hearing_index);
-            out[id].quiet_ms = heard == 0 ? -1 : std::max<int64_t>(0, now_ms - heard);
+            const int64_t heard = kvt_hearing::last_heard_ms(nodes_[id].hearing_index);
+            out[id].quiet_ms = heard == 0 ? -1 : std::max<int64_t>(0, now - heard);
         }
         return out;
     }
@@ -128,10 +130,9 @@ class Nodes {
   private:
     struct Node {
         std::string endpoint;
-        int hearing_index = -1;
+        int hearing_index;
         bool avoided = false;
-        bool address_known = false;
-        std::vector<std::string> data_address;  // avoided by the client's connects while avoided
+        std::vector<std::string> data_address;  // empty until learned
     };
     struct Running {
         int node;
@@ -140,22 +141,9 @@ class Nodes {
 
     bool known(int id) const { return id >= 0 && static_cast<size_t>(id) < nodes_.size(); }
 
-    int id_locked(const std::string &endpoint) {
-        auto found = ids_.find(endpoint);
-        if (found != ids_.end()) return found->second;
-        const int id = static_cast<int>(nodes_.size());
-        Node node;
-        node.endpoint = endpoint;
-        node.hearing_index = next_hearing_index_.fetch_add(1);
-        nodes_.push_back(std::move(node));
-        ids_.emplace(endpoint, id);
-        return id;
-    }
-
     // Hearing indexes are the process's: bytes are heard by index, whichever client reads them.
     static inline std::atomic<int> next_hearing_index_{0};
 
-    const AvoidAddresses avoid_addresses_;
     std::mutex mu_;
     std::vector<Node> nodes_;
     std::unordered_map<std::string, int> ids_;

@@ -1,26 +1,15 @@
 // Mooncake's object checksum, as linked into the connector, computed 16 bytes at a time
-// (-Wl,--wrap on CrcChecksum::Update, on the connector only): a speed aid. Without it, Mooncake's
-// own code computes the same CRC, a byte at a time.
+// (-Wl,--wrap on CrcChecksum::Update, real connector only): a speed aid (wraps.cmake). Mooncake
+// computes the CRC a byte at a time (0.34-0.39 GB/s on a core here, a tenth of one TCP stream), and
+// every store and load of the connector is checksummed (docs/connector.md).
 //
-// Why: with object checksums on, a put stores a CRC-64 of the object with its metadata, and a get
-// whose bytes do not match it fails with CHECKSUM_MISMATCH. That catches what no deadline can:
-// bytes that land in a replica after its put completed, such as a late write into memory that the
-// master had revoked from a failed put and handed to another object (seen under faults as loads of
-// another key's bytes). The connector turns object checksums on
-// (kvt_shim::check_objects_unless_told_otherwise). But at the pinned commit Mooncake computes the
-// CRC a byte at a time: 0.34-0.39 GB/s on a core here, a tenth of what one TCP stream carries.
-//
-// What: the same CRC (CRC-64/ECMA-182: most significant bit first, initial value 0, no final xor),
-// folded 64 bytes at a time with carry-less multiplication (PCLMULQDQ): 10-14 GB/s on a core here;
-// 256 bytes at a time where the CPU multiplies 512 bits at once (VPCLMULQDQ with AVX-512): about
-// 50 GB/s (bench/checksum_bench.cpp, on a 1 MiB buffer; it also checks that the two agree).
-// The fold keeps a 128-bit remainder congruent to the message so far modulo the polynomial; that
-// remainder's 16 bytes and any tail of under 16 go through Mooncake's own code. The result enters
-// the checksum's register through its public Update, as 8 bytes that lead there from its current
-// value. It is used only once it gave Mooncake's own result on a test pattern, and only on CPUs
-// that have the instructions.
+// The same CRC (CRC-64/ECMA-182: most significant bit first, initial value 0, no final xor),
+// folded 64 bytes at a time with carry-less multiplication (PCLMULQDQ, 10-14 GB/s), or 256 where
+// the CPU has VPCLMULQDQ with AVX-512 (about 50 GB/s; bench/checksum_bench.cpp). The fold keeps a
+// 128-bit remainder congruent to the message modulo the polynomial; its 16 bytes and any tail go
+// through Mooncake's own code, and the result enters the checksum's register through its public
+// Update. Used only on CPUs with the instructions, once it gave Mooncake's result on a test pattern.
 
-#include <cpuid.h>
 #include <immintrin.h>
 
 #include <cstddef>
@@ -133,11 +122,6 @@ KVT_WIDE_FOLDING __m128i folded_wide(__m128i start, const uint8_t *&p, size_t &n
                          _mm_xor_si128(times(r2, t.by128), r3));
 }
 
-bool cpu_can_fold_wide() {
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("vpclmulqdq");
-}
-
 // n >= 16. Four remainders, of every fourth block, keep the multiplier busy; sixteen when the CPU
 // has 512-bit carry-less multiplication.
 KVT_FOLDING uint64_t folded(uint64_t crc, const uint8_t *p, size_t n, bool wide) {
@@ -167,11 +151,6 @@ KVT_FOLDING uint64_t folded(uint64_t crc, const uint8_t *p, size_t n, bool wide)
     return mooncakes(mooncakes(0, remainder, 16), p, n);
 }
 
-bool cpu_can_fold() {
-    unsigned eax, ebx, ecx, edx;
-    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_PCLMUL) != 0 && (ecx & bit_SSSE3) != 0;
-}
-
 // Lengths around each path's edges, after a register carried in from earlier bytes.
 bool folding_gives_mooncakes_result(bool wide) {
     uint8_t pattern[2053];
@@ -198,8 +177,10 @@ bool register_can_be_set() {
 
 extern "C" void __wrap__ZN8mooncake11CrcChecksum6UpdateEPKvm(mooncake::CrcChecksum *self,
                                                             const void *data, size_t size) {
-    static const bool fold = cpu_can_fold() && register_can_be_set() && folding_gives_mooncakes_result(false);
-    static const bool wide = fold && cpu_can_fold_wide() && folding_gives_mooncakes_result(true);
+    static const bool fold = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("ssse3") &&
+                             register_can_be_set() && folding_gives_mooncakes_result(false);
+    static const bool wide = fold && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                             __builtin_cpu_supports("vpclmulqdq") && folding_gives_mooncakes_result(true);
     if (!fold || size < 16) {
         __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(self, data, size);
         return;

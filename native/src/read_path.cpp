@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,18 +32,11 @@ bool corrupted(int64_t code) {
     return code == static_cast<int64_t>(mooncake::ErrorCode::CHECKSUM_MISMATCH);
 }
 
-// Where one kvt_load call reads into: the caller's buffers when it gave no guard, else staging
-// memory, whose buffer of a key with a failed transfer is quarantined (staging.h).
-struct Landing {
-    const std::vector<void *> &into;
-    kvt_staging::Batch *staging;  // null: `into` is the caller's
-
-    // A transfer of key i failed; it may still write into the key's buffer. A mismatched checksum
-    // is a transfer that completed.
-    void failed(size_t i, int64_t code) {
-        if (staging != nullptr && !corrupted(code)) staging->late(i);
-    }
-};
+// A transfer of key i failed, and may still write into its buffer; a mismatched checksum is a
+// transfer that completed.
+void failed(kvt_staging::Batch &landing, size_t i, int64_t code) {
+    if (!corrupted(code)) landing.late(i);
+}
 
 // One transfer from one node: keys which[j] of the located batch, each from its replica choice[j]
 // (all on node `id`), into into[which[j]]. Registered with the node while it runs, so that a stuck
@@ -56,22 +48,14 @@ std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
                                 const std::vector<void *> &into) {
     std::vector<void *> group_bufs;
     for (size_t i : which) group_bufs.push_back(into[i]);
-    const uint64_t running = c.nodes.begin(id, kvt_shim::now_ms());
-    std::vector<int64_t> got;
-    kvt_shim::ReadingFrom reading(c.nodes.hearing_index(id));
-    kvt_shim::AvoidingFor avoiding(c.avoided);
-    try {
-        got = kvt_shim::read_from(stripe, ks, where, which, choice, group_bufs);
-    } catch (...) {
-        c.nodes.end(running);
-        throw;
-    }
-    c.nodes.end(running);
+    Nodes::Transfer transfer(c.nodes, id);
+    kvt_hearing::ReadingFrom reading(c.nodes.hearing_index(id));
+    kvt_connect::AvoidingFor avoiding(c.nodes);
+    auto got = kvt_shim::read_from(stripe, ks, where, which, choice, group_bufs);
     check_count("BatchGet", got, static_cast<int32_t>(which.size()));
     // A read that reached the node connected to its data address, which the connect guard avoids
     // while the node is suspect.
-    if (std::find(got.begin(), got.end(), 0) != got.end() && c.nodes.address_unknown(id) &&
-        !reading.connected().empty())
+    if (std::find(got.begin(), got.end(), 0) != got.end() && !reading.connected().empty())
         c.nodes.learn_address(id, reading.connected());
     return got;
 }
@@ -79,11 +63,9 @@ std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
 // Reads the located keys in `pending` (positions in the batch), each from its replica in
 // `choice`: one transfer per node and stripe, all at once. Writes results[i] and nodes[i] (the
 // node read) for every pending key.
-void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
-                        const kvt_shim::Locations &where, const std::vector<size_t> &pending,
-                        const std::vector<size_t> &choice, Landing &landing, int64_t *results,
-                        int32_t *nodes) {
-    if (pending.empty()) return;
+void read_from_nodes(kvt_client &c, const std::vector<std::string> &ks, const kvt_shim::Locations &where,
+                     const std::vector<size_t> &pending, const std::vector<size_t> &choice,
+                     kvt_staging::Batch &landing, int64_t *results, int32_t *nodes) {
     std::map<std::string, std::pair<std::vector<size_t>, std::vector<size_t>>> by_node;
     for (size_t j = 0; j < pending.size(); ++j) {
         auto &[which, chosen] = by_node[where.keys[pending[j]].nodes[choice[j]]];
@@ -110,7 +92,7 @@ void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
     }
     kvt_workers::in_parallel(c.workers, groups.size(), [&](size_t g) {
         auto &group = groups[g];
-        group.got = read_group(c, *group.stripe, ks, where, group.id, group.which, group.choice, landing.into);
+        group.got = read_group(c, *group.stripe, ks, where, group.id, group.which, group.choice, landing.buffers());
     });
 
     for (const auto &group : groups) {
@@ -125,20 +107,20 @@ void read_from_replicas(kvt_client &c, const std::vector<std::string> &ks,
             // still deliver late bytes into it (seen on a flapping link as foreign objects).
             // The key stays a transient error; the caller may avoid the node from now on.
             results[i] = group.got[j];
-            landing.failed(i, group.got[j]);
+            failed(landing, i, group.got[j]);
         }
     }
 }
 
-// A replica whose bytes differ from its object's checksum was written after its put completed
-// (by a transfer that Mooncake had reported failed, into memory handed on since); another replica
-// may be whole, and is read instead. When the others are all on suspect nodes, the key is
-// ON_SUSPECT_NODES: one of them may be whole.
-void read_other_replicas_of_corrupted(kvt_client &c, const std::vector<std::string> &ks,
-                                      const kvt_shim::Locations &where, std::vector<size_t> pending,
-                                      std::vector<size_t> choice, Landing &landing, int64_t *results,
-                                      int32_t *nodes, int32_t *avoided) {
+// Reads as read_from_nodes does, then again each key whose replica's bytes differ from its
+// object's checksum: that replica was written after its put completed (by a transfer Mooncake had
+// reported failed, into memory handed on since), and its next replica not avoided may be whole.
+// When the others are all on avoided nodes, the key is ON_SUSPECT_NODES: one of them may be whole.
+void read_replicas(kvt_client &c, const std::vector<std::string> &ks, const kvt_shim::Locations &where,
+                   std::vector<size_t> pending, std::vector<size_t> choice, kvt_staging::Batch &landing,
+                   int64_t *results, int32_t *nodes, int32_t *avoided) {
     while (!pending.empty()) {
+        read_from_nodes(c, ks, where, pending, choice, landing, results, nodes);
         std::vector<size_t> again, next;
         for (size_t j = 0; j < pending.size(); ++j) {
             const size_t i = pending[j];
@@ -151,7 +133,6 @@ void read_other_replicas_of_corrupted(kvt_client &c, const std::vector<std::stri
                 results[i] = KVT_ON_SUSPECT_NODES;
             }
         }
-        read_from_replicas(c, ks, where, again, next, landing, results, nodes);
         pending = std::move(again);
         choice = std::move(next);
     }
@@ -170,21 +151,21 @@ void remove_corrupted(kvt_client &c, const std::vector<std::string> &ks, const i
 // for each of them: the bytes read, or an error code.
 void read_elsewhere(mooncake::RealClient &c, const std::vector<std::string> &ks,
                     const std::vector<size_t> &elsewhere, const std::vector<size_t> &lens,
-                    Landing &landing, int64_t *results) {
+                    kvt_staging::Batch &landing, int64_t *results) {
     if (elsewhere.empty()) return;
     std::vector<std::string> eks;
     std::vector<void *> ebufs;
     std::vector<size_t> elens;
     for (size_t i : elsewhere) {
         eks.push_back(ks[i]);
-        ebufs.push_back(landing.into[i]);
+        ebufs.push_back(landing.buffers()[i]);
         elens.push_back(lens[i]);
     }
     auto got = c.batch_get_into(eks, ebufs, elens);
     check_count("batch_get_into", got, static_cast<int32_t>(elsewhere.size()));
     for (size_t j = 0; j < elsewhere.size(); ++j) {
         results[elsewhere[j]] = got[j];
-        if (got[j] < 0) landing.failed(elsewhere[j], got[j]);
+        if (got[j] < 0) failed(landing, elsewhere[j], got[j]);
     }
 }
 
@@ -219,9 +200,7 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
         std::vector<void *> bufs;
         std::vector<size_t> lens;
         to_buffers(addrs, sizes, n, bufs, lens);
-        std::optional<kvt_staging::Batch> staging;
-        if (guard != nullptr) staging.emplace(client->staging, lens);
-        Landing landing{staging ? staging->buffers() : bufs, staging ? &*staging : nullptr};
+        kvt_staging::Batch landing(client->staging, bufs, lens, guard != nullptr);
 
         const auto where = kvt_shim::locate(c, ks);
         check_count("BatchQuery", where.keys, n);
@@ -242,15 +221,13 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
             }
         }
         try {
-            read_from_replicas(*client, ks, where, pending, choice, landing, results, nodes);
-            read_other_replicas_of_corrupted(*client, ks, where, pending, choice, landing, results, nodes,
-                                             avoided);
+            read_replicas(*client, ks, where, pending, choice, landing, results, nodes, avoided);
             read_elsewhere(c, ks, elsewhere, lens, landing, results);
         } catch (...) {
-            if (staging) staging->all_late();
+            landing.all_late();
             throw;
         }
-        if (staging) copy_out(guard, *staging, bufs, results);
+        if (guard != nullptr) copy_out(guard, landing, bufs, results);
         remove_corrupted(*client, ks, results);
         return 0;
     });
@@ -262,7 +239,7 @@ KVT_EXPORT int32_t kvt_node_reads(kvt_client *client, int32_t *running, int64_t 
         require_client(client);
         if (cap < 0 || (cap > 0 && (running == nullptr || oldest_ms == nullptr || quiet_ms == nullptr)))
             bad_argument("node_reads: bad arrays");
-        const auto reads = client->nodes.reads(kvt_shim::now_ms(), kvt_shim::last_heard_ms);
+        const auto reads = client->nodes.reads();
         for (size_t id = 0; id < reads.size() && id < static_cast<size_t>(cap); ++id) {
             running[id] = reads[id].running;
             oldest_ms[id] = reads[id].oldest_ms;
@@ -310,17 +287,9 @@ KVT_EXPORT int32_t kvt_probe_node(kvt_client *client, int32_t id, const char *ke
         const auto r = std::find(located.nodes.begin(), located.nodes.end(), node);
         if (r == located.nodes.end()) return KVT_PROBE_NOT_THERE;
         std::vector<char> scratch(located.size);
-        const uint64_t running = client->nodes.begin(id, kvt_shim::now_ms());
-        std::vector<int64_t> got;
-        kvt_shim::Probing through_to_the_node;
-        try {
-            got = kvt_shim::read_from(c, keys, where, {0}, {static_cast<size_t>(r - located.nodes.begin())},
-                                      {scratch.data()});
-        } catch (...) {
-            client->nodes.end(running);
-            throw;
-        }
-        client->nodes.end(running);
+        Nodes::Transfer transfer(client->nodes, id);  // no AvoidingFor: a probe must reach the node
+        const auto got = kvt_shim::read_from(c, keys, where, {0}, {static_cast<size_t>(r - located.nodes.begin())},
+                                             {scratch.data()});
         check_count("BatchGet", got, 1);
         return got[0] == 0 ? KVT_PROBE_ANSWERED : KVT_PROBE_UNANSWERED;
     });

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <new>
 #include <thread>
 #include <utility>
 
@@ -11,31 +12,7 @@
 
 namespace kvt_staging {
 
-Bytes::Bytes(size_t size) {
-    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-    mapped_ = (std::max<size_t>(size, 1) + page - 1) / page * page;
-    void *p = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    bytes_ = static_cast<char *>(p);
-}
-
-Bytes::~Bytes() {
-    if (bytes_ != nullptr) munmap(bytes_, mapped_);
-}
-
-Bytes::Bytes(Bytes &&other) noexcept
-    : bytes_(std::exchange(other.bytes_, nullptr)), mapped_(std::exchange(other.mapped_, 0)) {}
-
-Bytes &Bytes::operator=(Bytes &&other) noexcept {
-    if (this != &other) {
-        if (bytes_ != nullptr) munmap(bytes_, mapped_);
-        bytes_ = std::exchange(other.bytes_, nullptr);
-        mapped_ = std::exchange(other.mapped_, 0);
-    }
-    return *this;
-}
-
-void Bytes::release_pages() { madvise(bytes_, mapped_, MADV_DONTNEED); }
+void Unmap::operator()(char *bytes) const { munmap(bytes, mapped); }
 
 bool hold(int32_t *guard) {
     while (true) {
@@ -51,47 +28,57 @@ bool hold(int32_t *guard) {
 void release(int32_t *guard) { __atomic_store_n(guard, KVT_GUARD_OPEN, __ATOMIC_SEQ_CST); }
 
 Bytes Pool::take(size_t size) {
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    const size_t mapped = (std::max<size_t>(size, 1) + page - 1) / page * page;
     {
         std::lock_guard<std::mutex> lock(mu_);
         release_expired(std::chrono::steady_clock::now());
-        auto it = free_.find(size);
+        auto it = free_.find(mapped);
         if (it != free_.end() && !it->second.empty()) {
             Bytes bytes = std::move(it->second.back());
             it->second.pop_back();
-            free_bytes_ -= size;
+            free_bytes_ -= mapped;
             return bytes;
         }
     }
-    return Bytes(size);
+    void *p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    return Bytes(static_cast<char *>(p), Unmap{mapped});
 }
 
-void Pool::give_back(size_t size, Bytes bytes) {
+void Pool::give_back(Bytes bytes) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (free_bytes_ + size > kKeptBytes) return;  // freed here
-    free_[size].push_back(std::move(bytes));
-    free_bytes_ += size;
+    keep(std::move(bytes));
 }
 
-void Pool::quarantine(size_t size, Bytes bytes) {
-    bytes.release_pages();
+void Pool::keep(Bytes bytes) {
+    const size_t mapped = bytes.get_deleter().mapped;
+    if (free_bytes_ + mapped > kKeptBytes) return;  // freed here
+    free_[mapped].push_back(std::move(bytes));
+    free_bytes_ += mapped;
+}
+
+void Pool::quarantine(Bytes bytes) {
+    madvise(bytes.get(), bytes.get_deleter().mapped, MADV_DONTNEED);
     const auto now = std::chrono::steady_clock::now();
     std::lock_guard<std::mutex> lock(mu_);
     release_expired(now);
-    quarantine_.push_back({now + kLateTransfers, size, std::move(bytes)});
+    quarantine_.push_back({now + kLateTransfers, std::move(bytes)});
 }
 
 void Pool::release_expired(std::chrono::steady_clock::time_point now) {
     while (!quarantine_.empty() && quarantine_.front().until <= now) {
-        Held held = std::move(quarantine_.front());
+        keep(std::move(quarantine_.front().bytes));
         quarantine_.pop_front();
-        if (free_bytes_ + held.size <= kKeptBytes) {
-            free_[held.size].push_back(std::move(held.bytes));
-            free_bytes_ += held.size;
-        }
     }
 }
 
-Batch::Batch(Pool &pool, const std::vector<size_t> &lens) : pool_(pool), lens_(lens), late_(lens.size(), false) {
+Batch::Batch(Pool &pool, const std::vector<void *> &callers, const std::vector<size_t> &lens, bool staged)
+    : pool_(pool), late_(lens.size(), false) {
+    if (!staged) {
+        pointers_ = callers;
+        return;
+    }
     bytes_.reserve(lens.size());
     pointers_.reserve(lens.size());
     for (size_t len : lens) {
@@ -102,10 +89,8 @@ Batch::Batch(Pool &pool, const std::vector<size_t> &lens) : pool_(pool), lens_(l
 
 Batch::~Batch() {
     for (size_t i = 0; i < bytes_.size(); ++i) {
-        if (late_[i])
-            pool_.quarantine(lens_[i], std::move(bytes_[i]));
-        else
-            pool_.give_back(lens_[i], std::move(bytes_[i]));
+        if (late_[i]) pool_.quarantine(std::move(bytes_[i]));
+        else pool_.give_back(std::move(bytes_[i]));
     }
 }
 

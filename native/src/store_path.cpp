@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,34 +63,29 @@ KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
                 config.preferred_segments.push_back(node.substr(0, colon));
         }
 
-        std::optional<kvt_staging::Batch> staging;
-        if (guard != nullptr) {
-            staging.emplace(client->staging, lens);
-            if (!copy_in(guard, bufs, lens, *staging)) {
-                std::fill_n(results, n, KVT_NOT_DELIVERED);
-                return 0;
-            }
+        kvt_staging::Batch staging(client->staging, bufs, lens, guard != nullptr);
+        if (guard != nullptr && !copy_in(guard, bufs, lens, staging)) {
+            std::fill_n(results, n, KVT_NOT_DELIVERED);
+            return 0;
         }
-        const std::vector<void *> &from = staging ? staging->buffers() : bufs;
         // Each stripe stores a run of the batch, all at once.
         const size_t parts = std::min(client->stripes.size(), static_cast<size_t>(n));
         try {
             kvt_workers::in_parallel(client->workers, parts, [&](size_t p) {
                 const auto run = run_of(p, n, parts);
-                kvt_shim::AvoidingFor avoiding(client->avoided);
-                auto got = client->stripes[p]->batch_put_from(items(ks, run), items(from, run),
+                kvt_connect::AvoidingFor avoiding(client->nodes);
+                auto got = client->stripes[p]->batch_put_from(items(ks, run), items(staging.buffers(), run),
                                                                items(lens, run), config);
                 check_count("batch_put_from", got, static_cast<int32_t>(run.second - run.first));
                 copy_results(got, results + run.first);
             });
         } catch (...) {
-            if (staging) staging->all_late();
+            staging.all_late();
             throw;
         }
         // A put that failed may have left a transfer behind that still sends from its staging.
-        if (staging)
-            for (int32_t i = 0; i < n; ++i)
-                if (results[i] != 0) staging->late(i);
+        for (int32_t i = 0; i < n; ++i)
+            if (results[i] != 0) staging.late(i);
         return 0;
     });
 }
