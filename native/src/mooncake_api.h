@@ -82,6 +82,8 @@ struct Locations {
 #endif
     };
     std::vector<Key> keys;
+    // Keys reported missing because they cannot be verified (see locate); removed by forget().
+    std::vector<std::string> unverifiable;
 #ifndef KVTIER_TESTDOUBLE
     std::vector<tl::expected<mooncake::QueryResult, mooncake::ErrorCode>> raw;
 #endif
@@ -102,10 +104,20 @@ inline Locations locate(mooncake::RealClient &client, const std::vector<std::str
 #else
     out.raw = client.client_->BatchQuery(keys);
     out.keys.resize(out.raw.size());  // a wrong count fails the batch (the connector checks it)
+    const bool checksums = mooncake::Environ::Get().GetStoreChecksumEnabled();
     for (size_t i = 0; i < out.raw.size(); ++i) {
         auto &key = out.keys[i];
         if (!out.raw[i]) {
             key.error = static_cast<int64_t>(out.raw[i].error());
+            continue;
+        }
+        // With checksums on, every object kvtier stores has one. One without it came from a master
+        // promoted from a snapshot, whose restore drops checksums at this commit, and whose stale
+        // metadata may point at memory that later objects reuse: Mooncake skips the check and
+        // returns their bytes. A miss instead, and removed so that the next store replaces it.
+        if (checksums && !out.raw[i]->object_checksum.has_value()) {
+            key.error = static_cast<int64_t>(mooncake::ErrorCode::OBJECT_NOT_FOUND);
+            out.unverifiable.push_back(keys[i]);
             continue;
         }
         const auto &replicas = out.raw[i]->replicas;
@@ -121,6 +133,21 @@ inline Locations locate(mooncake::RealClient &client, const std::vector<std::str
     }
 #endif
     return out;
+}
+
+// Removes the objects locate() found unverifiable; best effort, as a later read finds them again.
+inline void forget_unverifiable(mooncake::RealClient &client, const Locations &where) {
+#ifdef KVTIER_TESTDOUBLE
+    (void)client;
+    (void)where;
+#else
+    if (!where.unverifiable.empty()) {
+        LOG(WARNING) << "kvtier: " << where.unverifiable.size()
+                     << " object(s) without a checksum, as a master restored from a snapshot has them: "
+                        "reported missing and removed, the first " << where.unverifiable.front();
+        client.client_->BatchRemove(where.unverifiable, true);
+    }
+#endif
 }
 
 // One transfer: key which[j] of the located batch from its replica choice[j] (an index into its

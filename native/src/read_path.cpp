@@ -229,6 +229,7 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
         }
         if (guard != nullptr) copy_out(guard, landing, bufs, results);
         remove_corrupted(*client, ks, results);
+        kvt_shim::forget_unverifiable(c, where);
         return 0;
     });
 }
