@@ -11,7 +11,6 @@ import java.util.concurrent.ScheduledExecutorService;
  */
 final class ClientRelease {
     private final WorkerLanes lanes;
-    private final CallerThreadCalls callerThreadCalls;
     private final MasterHealth health;
     private final NodeWatch nodeWatch;
     private final ScheduledExecutorService healthScheduler;
@@ -22,11 +21,10 @@ final class ClientRelease {
     private final Duration nodeProbeStop;
 
     @Inject
-    ClientRelease(WorkerLanes lanes, CallerThreadCalls callerThreadCalls, MasterHealth health,
+    ClientRelease(WorkerLanes lanes, MasterHealth health,
                   NodeWatch nodeWatch, ScheduledExecutorService healthScheduler, L1Registration registration,
                   MooncakeClient client, Timings timings, MooncakeStoreConfig config) {
         this.lanes = lanes;
-        this.callerThreadCalls = callerThreadCalls;
         this.health = health;
         this.nodeWatch = nodeWatch;
         this.healthScheduler = healthScheduler;
@@ -78,7 +76,7 @@ final class ClientRelease {
     }
 
     /**
-     * Waits for the lanes and for the calls on callers' threads, through interrupts: giving up early
+     * Waits for the lanes' native calls, through interrupts: giving up early
      * would leak the native client for nothing.
      */
     private boolean awaitNativeCalls() {
@@ -87,7 +85,7 @@ final class ClientRelease {
         try {
             while (true) {
                 try {
-                    return lanes.awaitTermination(deadline) && callerThreadCalls.awaitIdle(deadline);
+                    return lanes.awaitTermination(deadline);
                 } catch (InterruptedException e) {
                     interrupted = true;
                     if (System.nanoTime() - deadline >= 0) {

@@ -27,8 +27,7 @@ import java.util.logging.Logger;
 
 /**
  * The {@code mooncake_store} adapter, its lifecycle and its dispatch: each batch is checked on the
- * caller's thread and handed to its lane as one native batch call (a lookup runs on the caller's
- * thread instead when {@code lookup_on_caller_thread} is set), which {@link NativeBatches} makes
+ * caller's thread and handed to its lane as one native batch call, which {@link NativeBatches} makes
  * and turns into per-key outcomes. Unlike LMCache's adapter, a lookup error is an error and not a
  * miss, a short read is not a hit, stores report per key, and close() fails what is in flight
  * instead of leaving it pending forever.
@@ -42,7 +41,6 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     private final L1Registration registration;
     private final BufferCheck bufferCheck;
     private final WorkerLanes lanes;
-    private final CallerThreadCalls callerThreadCalls;
     private final MasterHealth health;
     private final AdapterMetrics metrics;
     private final UsageTracker usage;
@@ -60,7 +58,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     /** Acquires nothing: {@link MooncakeStoreModule} wires what the instance owns, {@link #start} starts it. */
     @Inject
     MooncakeStoreAdapter(AdapterContext context, MooncakeStoreConfig config, L1Registration registration,
-                         WorkerLanes lanes, CallerThreadCalls callerThreadCalls, MasterHealth health,
+                         WorkerLanes lanes, MasterHealth health,
                          AdapterMetrics metrics, UsageTracker usage, KeyLocks locks, NativeBatches batches,
                          ClientRelease release, BatchDeadline deadline, StorageNodes storageNodes, NodeWatch nodeWatch) {
         this.name = context.instanceName();
@@ -68,7 +66,6 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         this.registration = registration;
         this.bufferCheck = registration.enabled() ? registration : BufferCheck.NON_EMPTY;
         this.lanes = lanes;
-        this.callerThreadCalls = callerThreadCalls;
         this.health = health;
         this.metrics = metrics;
         this.usage = usage;
@@ -135,8 +132,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
 
     /**
      * A closed adapter fails at once and an empty batch completes at once; anything else goes to
-     * its lane, or runs right here when lookups run on the caller's thread. A batch on a lane gets
-     * its deadline, unless it is a load or store on RDMA, whose slices Mooncake uses until
+     * its lane. A batch gets its deadline, unless it is a load or store on RDMA, whose slices Mooncake uses until
      * the native call returns.
      *
      * @param batch the checked buffers of a load or store, else null
@@ -170,10 +166,6 @@ public final class MooncakeStoreAdapter implements L2Adapter {
                 metrics.errors.inc(keys.size());
             }
         });
-        if (lane == Lane.LOOKUP && config.lookupOnCallerThread()) {
-            callerThreadCalls.run(task, this::closedError);
-            return future;
-        }
         if (batch == null || batches.guarded()) {
             deadline.arm(lane, task, keys, batch);
         }
@@ -220,7 +212,6 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         status.put("closed", closed);
         status.put("protocol", config.protocol().orElse("tcp"));
         status.put("lanes", lanes.threadCounts());
-        status.put("lookup_on_caller_thread", config.lookupOnCallerThread());
         status.put("in_flight", inFlight.size());
         status.put("batch_timeout_ms", deadline.timeout().toMillis());
         status.put("abandoned_calls", lanes.abandonedCalls());
@@ -255,7 +246,6 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             closedHealth = Health.unhealthy("closed", Instant.now());
             closed = true;
         }
-        callerThreadCalls.shut();
         IllegalStateException error = closedError();
         for (Runnable queued : lanes.shutdown()) {
             ((LaneTask) queued).fail(error);

@@ -65,6 +65,7 @@ final class MooncakeStoreConfigParser {
 
     private MooncakeStoreConfig parse() {
         rejectMisspellings();
+        checkLookupOnCallerThread();
         int numWorkers = workers(List.of(NUM_WORKERS.key()), settings.get(NUM_WORKERS.key()));
         Map<Lane, Integer> perOpWorkers = perOpWorkers(settings.get(PER_OP_WORKERS.key()));
         // The reference gives eviction's nested defaults, so only a declared block means one is wanted.
@@ -80,7 +81,7 @@ final class MooncakeStoreConfigParser {
         }
         SetupValueChecks.check(settings, setup, connector);
         return new MooncakeStoreConfig(setup, numWorkers, perOpWorkers, replicate, eviction, rpcTimeout(),
-                lookupOnCallerThread(perOpWorkers), bounds(), nativeClients(setup));
+                bounds(), nativeClients(setup));
     }
 
     /**
@@ -99,18 +100,13 @@ final class MooncakeStoreConfigParser {
         return n;
     }
 
-    private boolean lookupOnCallerThread(Map<Lane, Integer> perOpWorkers) {
+    /** Ignored (see {@link MooncakeOption#LOOKUP_ON_CALLER_THREAD}), but a value that never meant anything is still an error. */
+    private void checkLookupOnCallerThread() {
         String key = LOOKUP_ON_CALLER_THREAD.key();
         Object raw = settings.get(key);
-        if (!(raw instanceof Boolean onCaller)) {
+        if (!(raw instanceof Boolean)) {
             throw settings.error(key, key + " must be true or false, got " + Json.render(raw));
         }
-        if (onCaller && perOpWorkers.containsKey(Lane.LOOKUP)) {
-            throw settings.error(key, "lookup_on_caller_thread = true and per_op_workers['lookup'] = "
-                    + perOpWorkers.get(Lane.LOOKUP) + " contradict each other: a lookup runs either on the caller's "
-                    + "thread or on its lane; drop one of them");
-        }
-        return onCaller;
     }
 
     private void rejectMisspellings() {

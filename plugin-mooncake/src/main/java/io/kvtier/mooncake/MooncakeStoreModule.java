@@ -45,7 +45,6 @@ final class MooncakeStoreModule extends AbstractModule {
         bind(MooncakeClient.class).toInstance(client);
         bind(L1Registration.class).toInstance(registration);
         bind(KeyLocks.class).in(Scopes.SINGLETON);
-        bind(CallerThreadCalls.class).in(Scopes.SINGLETON);
         bind(NativeResults.class).in(Scopes.SINGLETON);
         bind(TransientRetry.class).in(Scopes.SINGLETON);
         bind(CapacityRetry.class).in(Scopes.SINGLETON);
