@@ -28,11 +28,11 @@ final class ClientRelease {
         this.health = health;
         this.nodeWatch = nodeWatch;
         this.healthScheduler = healthScheduler;
-        this.nodeProbeStop = config.bounds().batchTimeout();
+        this.nodeProbeStop = timings.nodeProbeStop(config.bounds().batchTimeout());
         this.registration = registration;
         this.client = client;
         this.drain = timings.drain();
-        this.probeStop = timings.probeDeadline().plus(config.rpcTimeout());
+        this.probeStop = timings.probeStop(config.rpcTimeout());
     }
 
     Duration drain() {

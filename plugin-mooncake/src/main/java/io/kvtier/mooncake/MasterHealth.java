@@ -30,6 +30,7 @@ final class MasterHealth {
     private final Supplier<String> probe;
     private final Duration interval;
     private final Duration deadline;
+    private final Duration tick;
     /** {@link System#nanoTime} but in tests, which judge a late probe on a clock of their own. */
     private final LongSupplier nanoTime;
     /** Set by {@link #start}, before the health threads exist. */
@@ -54,6 +55,7 @@ final class MasterHealth {
         this.probe = probe;
         this.interval = timings.probeInterval();
         this.deadline = timings.probeDeadline();
+        this.tick = timings.healthTick();
         this.prober = new Thread(this::probeLoop, threadPrefix + "probe");
         prober.setDaemon(true);
         this.scheduler = scheduler;
@@ -63,8 +65,7 @@ final class MasterHealth {
     void start(Listener listener) {
         this.listener = listener;
         prober.start();
-        long tick = Math.max(1, interval.toMillis() / 4);
-        evaluating = scheduler.scheduleWithFixedDelay(this::evaluate, tick, tick, TimeUnit.MILLISECONDS);
+        evaluating = scheduler.scheduleWithFixedDelay(this::evaluate, tick.toMillis(), tick.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     boolean healthy() {

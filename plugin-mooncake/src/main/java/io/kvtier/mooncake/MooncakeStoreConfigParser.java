@@ -35,7 +35,6 @@ import java.util.function.Supplier;
 final class MooncakeStoreConfigParser {
     /** A guard against a typo creating thousands of threads. */
     private static final int MAX_WORKERS = 1024;
-    private static final long MAX_RPC_TIMEOUT_MS = Duration.ofMinutes(10).toMillis();
     /** KVT_MAX_NATIVE_CLIENTS of the connector's ABI. */
     private static final int MAX_NATIVE_CLIENTS = 64;
     /** The declaration's type, which the host reads; never forwarded. */
@@ -203,7 +202,7 @@ final class MooncakeStoreConfigParser {
     private Duration rpcTimeout() {
         String key = RPC_TIMEOUT_MS.key();
         Object raw = settings.get(key);
-        long max = MAX_RPC_TIMEOUT_MS;
+        long max = BatchBounds.MAX_MILLIS.toMillis();
         if (!isInteger(raw) || ((Number) raw).longValue() < 1 || ((Number) raw).longValue() > max) {
             throw settings.error(key, key + " must be an integer from 1 to " + max
                     + " (milliseconds), got " + Json.render(raw));
