@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +44,15 @@ final class MasterHealth {
     private volatile boolean stopped;
     /** Read on every batch, so without a lock; replaced whole, so its parts always agree. */
     private volatile Health state = Health.healthy(Instant.now());
+
+    /** The one thread that judges an instance's health: the master's probe and the storage nodes' reads. */
+    static ScheduledExecutorService scheduler(String instanceName) {
+        return Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "kvtier-" + instanceName + "-health-watch");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
 
     /** @param probe returns null when the master answered, else why it did not */
     MasterHealth(String threadPrefix, Supplier<String> probe, Timings timings, ScheduledExecutorService scheduler) {

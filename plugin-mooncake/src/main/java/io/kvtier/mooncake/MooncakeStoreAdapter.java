@@ -12,14 +12,12 @@ import io.kvtier.spi.ObjectKey;
 import io.kvtier.toolkit.Batches;
 import io.kvtier.toolkit.KeyLocks;
 import io.kvtier.toolkit.UsageTracker;
-import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import java.util.logging.Level;
@@ -42,54 +40,41 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     private final BufferCheck bufferCheck;
     private final WorkerLanes lanes;
     private final MasterHealth health;
+    private final StorageNodes storageNodes;
     private final AdapterMetrics metrics;
     private final UsageTracker usage;
     private final KeyLocks locks;
     private final NativeBatches batches;
-    private final ClientRelease release;
     private final BatchDeadline deadline;
-    private final StorageNodes storageNodes;
-    private final NodeWatch nodeWatch;
-    private final Set<LaneTask> inFlight = ConcurrentHashMap.newKeySet();
+    private final Set<LaneTask> inFlight;
+    private final Assembly assembly;
     private volatile boolean closed;
     /** Set before {@link #closed}, so that a reader who sees {@code closed} sees it. */
     private volatile Health closedHealth;
 
-    /** Acquires nothing: {@link MooncakeStoreModule} wires what the instance owns, {@link #start} starts it. */
-    @Inject
-    MooncakeStoreAdapter(AdapterContext context, MooncakeStoreConfig config, L1Registration registration,
-                         WorkerLanes lanes, MasterHealth health,
-                         AdapterMetrics metrics, UsageTracker usage, KeyLocks locks, NativeBatches batches,
-                         ClientRelease release, BatchDeadline deadline, StorageNodes storageNodes, NodeWatch nodeWatch) {
-        this.name = context.instanceName();
+    /** Acquires nothing: {@link Assembly} made the parts, and releases them when this closes. */
+    MooncakeStoreAdapter(String name, MooncakeStoreConfig config, L1Registration registration, WorkerLanes lanes,
+                         MasterHealth health, StorageNodes storageNodes, AdapterMetrics metrics, UsageTracker usage,
+                         KeyLocks locks, NativeBatches batches, BatchDeadline deadline, Set<LaneTask> inFlight,
+                         Assembly assembly) {
+        this.name = name;
         this.config = config;
         this.registration = registration;
         this.bufferCheck = registration.enabled() ? registration : BufferCheck.NON_EMPTY;
         this.lanes = lanes;
         this.health = health;
+        this.storageNodes = storageNodes;
         this.metrics = metrics;
         this.usage = usage;
         this.locks = locks;
         this.batches = batches;
-        this.release = release;
         this.deadline = deadline;
-        this.storageNodes = storageNodes;
-        this.nodeWatch = nodeWatch;
+        this.inFlight = inFlight;
+        this.assembly = assembly;
     }
 
-    /**
-     * Publishes the gauges and starts the health probe: the last steps of creation.
-     *
-     * @throws IllegalArgumentException when another instance holds this one's metric names
-     */
-    MooncakeStoreAdapter start() {
-        metrics.registerGauges(lanes, registration, health::healthy);
-        health.start(this::healthChanged);
-        nodeWatch.start(storageNodes);
-        return this;
-    }
-
-    private void healthChanged(Health health) {
+    /** Hears the master probe's every change, on the health threads. */
+    void healthChanged(Health health) {
         LOG.log(health.healthy() ? Level.INFO : Level.WARNING, "mooncake_store adapter ''{0}'' is {1}: {2}",
                 new Object[] {name, health.healthy() ? "healthy again" : "unhealthy, failing batches fast", health.reason()});
         usage.reportHealth(health);
@@ -232,10 +217,10 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     }
 
     /**
-     * Fails queued batches at once, waits (bounded) for running native calls to return, fails
-     * them too, then unregisters L1 and destroys the native client exactly once. If a native call
-     * does not return in time the client is deliberately leaked: freeing it under a running call
-     * could crash the JVM.
+     * Fails queued batches at once, then has the {@link Assembly} wait (bounded) for running native
+     * calls to return, fail what is still in flight, and release the rest, the native client and
+     * the L1 registration exactly once. If a native call does not return in time the client is
+     * deliberately leaked: freeing it under a running call could crash the JVM.
      */
     @Override
     public void close() {
@@ -246,32 +231,18 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             closedHealth = Health.unhealthy("closed", Instant.now());
             closed = true;
         }
-        IllegalStateException error = closedError();
+        IllegalStateException error = closedError(name);
         for (Runnable queued : lanes.shutdown()) {
             ((LaneTask) queued).fail(error);
         }
-        if (lanes.isCurrentThreadWorker()) {
-            // Called from a callback on one of our own lanes: it cannot wait for itself.
-            Thread finisher = new Thread(this::finishClose, "kvtier-" + name + "-close");
-            finisher.setDaemon(true);
-            finisher.start();
-        } else {
-            finishClose();
-        }
-    }
-
-    private void finishClose() {
-        boolean freed = release.run();
-        inFlight.forEach(task -> task.fail(closedError()));
-        if (!freed) {
-            LOG.log(Level.WARNING, "mooncake_store adapter ''{0}'': native calls still running after {1}; "
-                    + "leaving the Mooncake client and its L1 registration in place", new Object[] {name, release.drain()});
-        }
-        deadline.close();
-        metrics.close();
+        assembly.release();
     }
 
     private IllegalStateException closedError() {
+        return closedError(name);
+    }
+
+    static IllegalStateException closedError(String name) {
         return new IllegalStateException("mooncake_store adapter '" + name + "' is closed");
     }
 }
