@@ -75,16 +75,16 @@ final class Assembly {
                                           AdapterContext context) {
         // Timers, meters and counters outlive the instance, so a host can report its totals; its gauges go last.
         AdapterMetrics metrics = new AdapterMetrics(context);
-        then(metrics::close);
+        onRelease(metrics::close);
         // Up until every batch is complete: a batch still running when close() began gets its deadline.
         ScheduledThreadPoolExecutor deadlineTimer = BatchDeadline.timer(name);
-        then(deadlineTimer::shutdownNow);
+        onRelease(deadlineTimer::shutdownNow);
         // A batch whose native call outlived the drain would otherwise never complete.
         Set<LaneTask> inFlight = ConcurrentHashMap.newKeySet();
-        then(() -> inFlight.forEach(task -> task.fail(MooncakeStoreAdapter.closedError(name))));
+        onRelease(() -> inFlight.forEach(task -> task.fail(MooncakeStoreAdapter.closedError(name))));
 
         MooncakeClient client = MooncakeClient.open(lib, config.setupConfig(), config.rpcTimeout(), config.nativeClients());
-        then(() -> {
+        onRelease(() -> {
             if (quiet) {
                 client.close();
             } else {
@@ -94,16 +94,16 @@ final class Assembly {
         });
         L1Registration registration = region.map(r -> L1Registration.register(client, r.address(), r.size()))
                 .orElse(L1Registration.DISABLED);
-        then(() -> {
+        onRelease(() -> {
             if (quiet) {
                 registration.close();
             }
         });
         // After the probes have stopped; a tick still running finds the client destroyed (its node calls wait for close).
         ScheduledExecutorService healthScheduler = MasterHealth.scheduler(name);
-        then(healthScheduler::shutdownNow);
+        onRelease(healthScheduler::shutdownNow);
         lanes = new WorkerLanes(name, config.numWorkers(), config.perOpWorkers(), config.bounds().maxAbandonedCalls());
-        then(() -> {
+        onRelease(() -> {
             // The adapter failed the queued batches as it closed; a failed creation queued none.
             lanes.shutdown();
             quiet &= drained(lanes);
@@ -124,13 +124,13 @@ final class Assembly {
         // Last, as they start threads or publish what other instances could clash with.
         metrics.registerGauges(lanes, registration, health::healthy);
         health.start(adapter::healthChanged);
-        then(() -> quiet &= stopped(() -> health.stop(timings.probeStop(config.rpcTimeout()))));
+        onRelease(() -> quiet &= stopped(() -> health.stop(timings.probeStop(config.rpcTimeout()))));
         nodeWatch.start(storageNodes);
-        then(() -> quiet &= stopped(() -> nodeWatch.stop(timings.nodeProbeStop(config.bounds().batchTimeout()))));
+        onRelease(() -> quiet &= stopped(() -> nodeWatch.stop(timings.nodeProbeStop(config.bounds().batchTimeout()))));
         return adapter;
     }
 
-    private void then(Step release) {
+    private void onRelease(Step release) {
         steps.push(release);
     }
 

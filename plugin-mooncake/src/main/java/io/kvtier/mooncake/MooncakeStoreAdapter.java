@@ -1,7 +1,6 @@
 package io.kvtier.mooncake;
 
 import com.codahale.metrics.Timer;
-import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.Health;
