@@ -23,11 +23,11 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The {@code mooncake_store} adapter, its lifecycle and its dispatch: each batch is checked on the
- * caller's thread and handed to its lane as one native batch call, which {@link NativeBatches} makes
- * and turns into per-key outcomes. Unlike LMCache's adapter, a lookup error is an error and not a
- * miss, a short read is not a hit, stores report per key, and close() fails what is in flight
- * instead of leaving it pending forever.
+ * The {@code mooncake_store} adapter and its dispatch ({@link Assembly} makes and releases its
+ * parts): each batch is checked on the caller's thread and handed to its lane as one native batch
+ * call, which {@link NativeBatches} makes and turns into per-key outcomes. Unlike LMCache's
+ * adapter, a lookup error is an error and not a miss, a short read is not a hit, stores report per
+ * key, and close() fails what is in flight instead of leaving it pending forever.
  */
 public final class MooncakeStoreAdapter implements L2Adapter {
     static final String TYPE = "mooncake_store";
