@@ -116,8 +116,8 @@ public final class MooncakeStoreAdapter implements L2Adapter {
 
     /**
      * A closed adapter fails at once and an empty batch completes at once; anything else goes to
-     * its lane. A batch gets its deadline, unless it is a load or store on RDMA, whose slices Mooncake uses until
-     * the native call returns.
+     * its lane. A batch gets its deadline, unless it is a load or store on RDMA, whose slices
+     * Mooncake uses until the native call returns.
      *
      * @param batch the checked buffers of a load or store, else null
      */
