@@ -45,11 +45,6 @@ final class RunCommand implements Callable<Integer> {
             "the first is reported apart as the cold pass, the others as the steady state"})
     int passes = 1;
 
-    @Option(names = "--lookup-warmup", paramLabel = "N", description = {
-            "lookups of the first pass's keys before its lookup phase, checked but not timed (default ${DEFAULT-VALUE}):",
-            "the JIT compiles the lookup path after some thousands of calls, which passes of a few lookups do not reach"})
-    int lookupWarmup = 0;
-
     @Option(names = "--l1-size", paramLabel = "SIZE", description = "L1 arena size (default: what the workload needs)")
     String l1Size;
 
@@ -101,15 +96,12 @@ final class RunCommand implements Callable<Integer> {
 
     private Workload.Options options() {
         long size = ConfigValues.bytes(chunkSize, "--chunk-size");
-        if (lookupWarmup < 0) {
-            throw new IllegalArgumentException("--lookup-warmup must be 0 or more, got " + lookupWarmup);
-        }
         if (chunks <= 0 || batch <= 0 || inFlight <= 0 || passes <= 0 || size <= 0
                 || size > Integer.MAX_VALUE - L1Arena.DEFAULT_ALIGNMENT) {
             throw new IllegalArgumentException("--chunks, --batch, --in-flight, --passes and --chunk-size must be "
                     + "positive (chunks " + chunks + ", batch " + batch + ", in flight " + inFlight + ", passes "
                     + passes + ", chunk size " + chunkSize + "), and a chunk at most 2 GiB");
         }
-        return new Workload.Options(chunks, (int) size, batch, inFlight, passes, lookupWarmup);
+        return new Workload.Options(chunks, (int) size, batch, inFlight, passes);
     }
 }

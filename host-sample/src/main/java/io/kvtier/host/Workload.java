@@ -29,8 +29,7 @@ import java.util.function.IntFunction;
 final class Workload {
     static final String MODEL = "kvtier-run";
 
-    /** @param lookupWarmup lookups the first pass takes before its lookup phase, checked but not timed */
-    record Options(int chunks, int chunkSize, int batch, int inFlight, int passes, int lookupWarmup) {}
+    record Options(int chunks, int chunkSize, int batch, int inFlight, int passes) {}
 
     private final L1Arena arena;
     private final Options options;
@@ -90,9 +89,6 @@ final class Workload {
             batch.add(missing.get(b));
             return adapter.lookupAndLock(batch);
         };
-        if (report.cold()) {
-            warmUpLookups(label, name, adapter, keys, lookup, report);
-        }
         report.lookupNanos = phase(label, name, "lookup", report.lookup, lookup,
                 (b, result) -> report.countLookup(result, result.size() - 1));
         adapter.unlock(keys);
@@ -116,21 +112,6 @@ final class Workload {
                 (b, result) -> report.countRecheck(result));
         adapter.unlock(keys);
         return report;
-    }
-
-    /**
-     * Whole lookup phases, each with its unlock, until {@code options.lookupWarmup()} lookups were
-     * made, timed nowhere; a wrong answer among them is one of the cold pass's.
-     */
-    private void warmUpLookups(String label, String name, L2Adapter adapter, List<ObjectKey> keys,
-                               IntFunction<CompletableFuture<BatchResult>> lookup, PassReport cold) {
-        PassReport warm = new PassReport(cold.pass, cold.chunks);
-        for (int made = 0; made < options.lookupWarmup(); made += batchCount()) {
-            phase(label, name, "lookup-warmup", new Latencies(), lookup,
-                    (b, result) -> warm.countLookup(result, result.size() - 1));
-            adapter.unlock(keys);
-        }
-        cold.addWrongLookups(warm);
     }
 
     /** A plain copy of every source into its target: the limit that an in-process tier can approach. */
@@ -306,15 +287,6 @@ final class Workload {
                 if (!expected) {
                     unexpectedLookups++;
                 }
-            }
-        }
-
-        /** The errors and unexpected answers of {@code other}'s lookups, as this pass's. */
-        synchronized void addWrongLookups(PassReport other) {
-            synchronized (other) {
-                lookupErrors += other.lookupErrors;
-                unexpectedLookups += other.unexpectedLookups;
-                other.errorsByKind.forEach((group, n) -> errorsByKind.merge(group, n, Long::sum));
             }
         }
 

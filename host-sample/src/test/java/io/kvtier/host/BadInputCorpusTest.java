@@ -447,7 +447,6 @@ class BadInputCorpusTest {
         rows.add(bad(USAGE, "batch 0,", "run", "--batch", "0"));
         rows.add(bad(USAGE, "in flight 0,", "run", "--in-flight", "0"));
         rows.add(bad(USAGE, "passes 0,", "run", "--passes", "0"));
-        rows.add(bad(USAGE, "--lookup-warmup must be 0 or more, got -1", "run", "--lookup-warmup", "-1"));
         rows.add(bad(USAGE, "--l1-size: '1.5' is not a whole number of bytes", "run", "--l1-size", "1.5"));
         rows.add(bad(USAGE, "--l1-size: No number in size-in-bytes value 'big'", "run", "--l1-size", "big"));
         rows.add(bad(USAGE, "--l1-size 1 MiB is too small: the workload needs", "run", "--chunks", "8", "--l1-size", "1 MiB"));

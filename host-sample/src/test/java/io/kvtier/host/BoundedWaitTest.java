@@ -23,7 +23,7 @@ class BoundedWaitTest {
 
     @Test
     void aRunOnAHungAdapterFailsAtTheBoundNamingTheInstanceTheOperationAndTheBound() {
-        Workload.Options options = new Workload.Options(8, 4096, 4, 2, 1, 0);
+        Workload.Options options = new Workload.Options(8, 4096, 4, 2, 1);
         try (L1Arena arena = L1Arena.allocate(Workload.l1BytesNeeded(options), L1Arena.DEFAULT_ALIGNMENT, false);
              Instances instances = hungInstance(arena, Duration.ofMillis(200))) {
             Workload workload = new Workload(arena, options, new MetricRegistry(),

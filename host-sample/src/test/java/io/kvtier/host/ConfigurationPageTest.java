@@ -8,6 +8,7 @@ import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
 import com.typesafe.config.ConfigValue;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,15 +27,19 @@ import org.junit.jupiter.api.Test;
  * repository ships (each {@code src/main/resources/kvtier/adapters/<type>/reference.conf} outside
  * examples/), the page's "Options" table lists exactly the keys of {@code options}, its
  * "Pass-through" table exactly the keys of {@code pass-through}, each with the default written
- * there; and the page documents no type that has no reference.conf.
+ * there, and under the group (#### Basic, Advanced, Ignored) whose {@code ## Group} comment line
+ * stands above the key in the reference.conf; and the page documents no type that has no reference.conf.
  */
 class ConfigurationPageTest {
     private static final Pattern REFERENCE = Pattern.compile(".*/src/main/resources/kvtier/adapters/([^/]+)/reference\\.conf");
     private static final Pattern TYPE_HEADING = Pattern.compile("^## `([^`]+)`\\s*$");
+    /** A group's comment line in a reference.conf, e.g. {@code   ## Advanced: ...}. */
+    private static final Pattern REFERENCE_GROUP = Pattern.compile("^\\s*## (\\w+)\\b.*");
+    private static final Pattern PAGE_GROUP = Pattern.compile("^#### (\\w+)\\s*$");
     private static final Pattern ROW = Pattern.compile("^\\|\\s*`([^`]+)`\\s*\\|\\s*([^|]*?)\\s*\\|.*$");
 
-    /** What one table documents: each key with its default cell, in order. */
-    record Table(String type, String section, Map<String, String> rows) {}
+    /** What one table documents: each key with its default cell, in order, and the group it stands under. */
+    record Table(String type, String section, Map<String, String> rows, Map<String, String> groups) {}
 
     @Test
     void theConfigurationPageListsEveryOptionOfEveryReferenceConf() throws IOException {
@@ -52,15 +57,17 @@ class ConfigurationPageTest {
                 .replaceFirst("(?m)^\\| `suspect_after_ms` .*\\n", "")
                 .replaceFirst("(?m)^(\\| `num_workers` \\| )`4`", "$1`8`")
                 .replaceFirst("(?m)^(\\| `tenant_id` .*\\n)", "$1| `tenant_idd` | `x` | a key of no reference.conf |\n")
-                .replace("## `memory`", "## `memory_typo`");
+                .replace("## `memory`", "## `memory_typo`")
+                .replace("#### Ignored", "#### Advanced");
         assertThat(broken).isNotEqualTo(page);
         List<String> problems = compare(references, broken);
         assertThat(problems).anySatisfy(p -> assertThat(p).contains("suspect_after_ms").contains("missing"))
                 .anySatisfy(p -> assertThat(p).contains("num_workers").contains("`8`").contains("4"))
                 .anySatisfy(p -> assertThat(p).contains("tenant_idd").contains("not in"))
                 .anySatisfy(p -> assertThat(p).contains("memory_typo"))
-                .anySatisfy(p -> assertThat(p).contains("'memory'").contains("no section"));
-        assertThat(problems).hasSize(5);
+                .anySatisfy(p -> assertThat(p).contains("'memory'").contains("no section"))
+                .anySatisfy(p -> assertThat(p).contains("`eviction`").contains("#### Advanced").contains("## Ignored"));
+        assertThat(problems).hasSize(7);
     }
 
     /** The reference.conf of every adapter type the repository ships, by type. */
@@ -89,6 +96,7 @@ class ConfigurationPageTest {
         references.forEach((type, file) -> {
             ConfigObject reference = ConfigFactory.parseFile(file.toFile(),
                     ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false)).root();
+            List<String> lines = readLines(file);
             Map<String, Table> tables = documented.getOrDefault(type, Map.of());
             if (tables.isEmpty()) {
                 problems.add("type '" + type + "' (" + file + ") has no section ## `" + type + "`");
@@ -108,9 +116,17 @@ class ConfigurationPageTest {
                     continue;
                 }
                 keys.forEach((key, value) -> {
+                    String group = group(lines, value.origin().lineNumber());
+                    if (group == null) {
+                        problems.add(file + ":" + value.origin().lineNumber() + ": `" + key + "` stands under no ## group");
+                    }
                     if (!rows.containsKey(key)) {
                         problems.add(where + ": `" + key + "` is missing");
                     } else {
+                        String pageGroup = table.groups().get(key);
+                        if (group != null && !group.equals(pageGroup)) {
+                            problems.add(where + ": `" + key + "` is under #### " + pageGroup + ", the reference.conf puts it under ## " + group);
+                        }
                         String expected = render(value);
                         String cell = rows.get(key);
                         if (expected != null && !cell.equals("`" + expected + "`")) {
@@ -123,6 +139,25 @@ class ConfigurationPageTest {
             }
         });
         return problems;
+    }
+
+    private static List<String> readLines(Path file) {
+        try {
+            return Files.readAllLines(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The group of the last {@code ## Group} line above {@code line} (1-based), or null. */
+    private static String group(List<String> lines, int line) {
+        for (int i = Math.min(line, lines.size()) - 1; i >= 0; i--) {
+            Matcher m = REFERENCE_GROUP.matcher(lines.get(i));
+            if (m.matches()) {
+                return m.group(1);
+            }
+        }
+        return null;
     }
 
     private static String heading(String section) {
@@ -144,7 +179,9 @@ class ConfigurationPageTest {
         Map<String, Map<String, Table>> tables = new LinkedHashMap<>();
         String type = null;
         String section = null;
+        String group = null;
         for (String line : page.split("\n")) {
+            Matcher groupHeading = PAGE_GROUP.matcher(line);
             Matcher heading = TYPE_HEADING.matcher(line);
             if (heading.matches()) {
                 type = heading.group(1);
@@ -157,12 +194,16 @@ class ConfigurationPageTest {
                 String title = line.substring(4).strip();
                 section = title.equals("Options") ? "options" : title.equals("Pass-through") ? "pass-through" : null;
                 if (type != null && section != null) {
-                    tables.get(type).put(section, new Table(type, section, new LinkedHashMap<>()));
+                    tables.get(type).put(section, new Table(type, section, new LinkedHashMap<>(), new LinkedHashMap<>()));
                 }
+                group = null;
+            } else if (groupHeading.matches()) {
+                group = groupHeading.group(1);
             } else if (type != null && section != null) {
                 Matcher row = ROW.matcher(line);
                 if (row.matches()) {
                     tables.get(type).get(section).rows().put(row.group(1), row.group(2));
+                    tables.get(type).get(section).groups().put(row.group(1), group);
                 }
             }
         }

@@ -179,13 +179,13 @@ class WorkloadTest {
     }
 
     @Test
-    void lookupWarmupAsksWholePhasesInTheFirstPassUnlocksThemAndCountsNoneOfThemAsItsLookups() {
-        // 8 chunks in batches of 4: two lookups a phase; 5 warm-up lookups take three phases.
+    void eachPassAsksItsLookupsAndRechecksAndUnlocksEveryKey() {
+        // 8 chunks in batches of 4: two lookups a phase.
         CountingAdapterDouble adapter = new CountingAdapterDouble(0);
-        Workload.RunReport report = run(new Workload.Options(8, 4096, 4, 1, 2, 5), adapter);
+        Workload.RunReport report = run(new Workload.Options(8, 4096, 4, 1, 2), adapter);
         assertThat(report.passed()).isTrue();
-        // Per pass: the lookup phase and the recheck, two each; plus the first pass's six warm-up lookups.
-        assertThat(adapter.lookups()).isEqualTo(2 * 4 + 6);
+        // Per pass: the lookup phase and the recheck, two each.
+        assertThat(adapter.lookups()).isEqualTo(2 * 4);
         assertThat(adapter.lockedKeys()).isZero();
         assertThat(report.passes).allSatisfy(pass -> {
             assertThat(pass.hits).isEqualTo(8);
@@ -194,9 +194,9 @@ class WorkloadTest {
     }
 
     @Test
-    void aWrongAnswerToAWarmupLookupFailsTheFirstPass() {
+    void aWrongAnswerToALookupFailsItsPassAlone() {
         CountingAdapterDouble adapter = new CountingAdapterDouble(1);
-        Workload.RunReport report = run(new Workload.Options(8, 4096, 4, 1, 2, 2), adapter);
+        Workload.RunReport report = run(new Workload.Options(8, 4096, 4, 1, 2), adapter);
         assertThat(report.passes.get(0).unexpectedLookups).isEqualTo(4);
         assertThat(report.passes.get(0).passed()).isFalse();
         assertThat(report.passes.get(1).passed()).isTrue();
@@ -204,7 +204,7 @@ class WorkloadTest {
 
     @Test
     void repeatedErrorsAreSummedUpByKindAndCodeInOneLine() {
-        Workload.Options options = new Workload.Options(8, 4096, 4, 1, 1, 0);
+        Workload.Options options = new Workload.Options(8, 4096, 4, 1, 1);
         try (L1Arena arena = L1Arena.allocate(Workload.l1BytesNeeded(options), L1Arena.DEFAULT_ALIGNMENT, true)) {
             Workload workload = new Workload(arena, options, new MetricRegistry(),
                     new Progress(new PrintWriter(new StringWriter())));

@@ -12,6 +12,10 @@ import java.time.Duration;
  * @param maxAbandonedCalls native calls at most left running without a lane thread of their own
  */
 record BatchBounds(Duration batchTimeout, Duration suspectAfter, int maxAbandonedCalls) {
+    /**
+     * The longest any millisecond option may be (rpc_timeout_ms too): 10 minutes is past any wait a
+     * caller of a cache tier means, so a larger value is a unit slip (seconds written as ms, times 1000).
+     */
     static final Duration MAX_MILLIS = Duration.ofMinutes(10);
     static final int MAX_ABANDONED_CALLS = 1024;
 }

@@ -18,7 +18,7 @@ import java.util.function.Function;
  * stuck in its native call. A store or delete that outlives its batch leaves its keys in doubt
  * ({@link KeysInDoubt}) until the native call returns; a store or delete of such a key is refused.
  */
-final class BatchDeadline implements AutoCloseable {
+final class BatchDeadline {
     private final String instanceName;
     private final Duration timeout;
     private final WorkerLanes lanes;
@@ -26,18 +26,26 @@ final class BatchDeadline implements AutoCloseable {
     private final KeysInDoubt keysInDoubt = new KeysInDoubt();
     private final ScheduledThreadPoolExecutor timer;
 
-    BatchDeadline(String instanceName, Duration timeout, WorkerLanes lanes, AdapterMetrics metrics) {
+    /** @param timer from {@link #timer}; its owner shuts it down once no batch is in flight */
+    BatchDeadline(String instanceName, Duration timeout, WorkerLanes lanes, AdapterMetrics metrics,
+                  ScheduledThreadPoolExecutor timer) {
         this.instanceName = instanceName;
         this.timeout = timeout;
         this.lanes = lanes;
         this.metrics = metrics;
-        this.timer = new ScheduledThreadPoolExecutor(1, task -> {
+        this.timer = timer;
+    }
+
+    /** The instance's one deadline thread. */
+    static ScheduledThreadPoolExecutor timer(String instanceName) {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "kvtier-" + instanceName + "-deadline");
             thread.setDaemon(true);
             return thread;
         });
         // A batch that completes in time cancels its expiry; it must not stay queued for the whole timeout.
         timer.setRemoveOnCancelPolicy(true);
+        return timer;
     }
 
     Duration timeout() {
@@ -101,10 +109,5 @@ final class BatchDeadline implements AutoCloseable {
             }
         }
         return outcome.build(0);
-    }
-
-    @Override
-    public void close() {
-        timer.shutdownNow();
     }
 }

@@ -1,6 +1,5 @@
 package io.kvtier.mooncake;
 
-import jakarta.inject.Inject;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
@@ -18,7 +17,6 @@ final class CapacityRetry {
 
     private final AdapterMetrics metrics;
 
-    @Inject
     CapacityRetry(AdapterMetrics metrics) {
         this.metrics = metrics;
     }

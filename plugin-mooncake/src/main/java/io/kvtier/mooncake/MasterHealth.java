@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +40,7 @@ final class MasterHealth {
     private final Supplier<String> probe;
     private final Duration interval;
     private final Duration deadline;
+    private final Duration tick;
     /** {@link System#nanoTime} but in tests, which judge a late probe on a clock of their own. */
     private final LongSupplier nanoTime;
     /** Set by {@link #start}, before the health threads exist. */
@@ -51,6 +53,15 @@ final class MasterHealth {
     private volatile boolean stopped;
     /** Read on every batch, so without a lock; replaced whole, so its parts always agree. */
     private volatile Health state = Health.healthy(Instant.now());
+
+    /** The one thread that judges an instance's health: the master's probe and the storage nodes' reads. */
+    static ScheduledExecutorService scheduler(String instanceName) {
+        return Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "kvtier-" + instanceName + "-health-watch");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
 
     /** @param probe returns null when the master answered, else why it did not */
     MasterHealth(String threadPrefix, String master, Supplier<String> probe, Timings timings,
@@ -65,6 +76,7 @@ final class MasterHealth {
         this.probe = probe;
         this.interval = timings.probeInterval();
         this.deadline = timings.probeDeadline();
+        this.tick = timings.healthTick();
         this.prober = new Thread(this::probeLoop, threadPrefix + "probe");
         prober.setDaemon(true);
         this.scheduler = scheduler;
@@ -74,8 +86,7 @@ final class MasterHealth {
     void start(Listener listener) {
         this.listener = listener;
         prober.start();
-        long tick = Math.max(1, interval.toMillis() / 4);
-        evaluating = scheduler.scheduleWithFixedDelay(this::evaluate, tick, tick, TimeUnit.MILLISECONDS);
+        evaluating = scheduler.scheduleWithFixedDelay(this::evaluate, tick.toMillis(), tick.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     boolean healthy() {

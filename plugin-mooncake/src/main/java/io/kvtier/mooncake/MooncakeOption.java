@@ -21,9 +21,13 @@ enum MooncakeOption {
     NOF_REPLICA_NUM("nof_replica_num", "replicate_config"),
     /** kvtier's bound on one RPC to the master. */
     RPC_TIMEOUT_MS("rpc_timeout_ms"),
-    /** Whether a lookup runs on the calling thread. */
+    /**
+     * Once whether a lookup ran on the calling thread; now accepted and ignored, so that a
+     * declaration written for an older kvtier still starts: it only ever moved where a lookup
+     * waited, never what it answered.
+     */
     LOOKUP_ON_CALLER_THREAD("lookup_on_caller_thread"),
-    /** LMCache's common eviction block. */
+    /** LMCache's common eviction block, accepted for LMCache's declarations; Mooncake evicts on its own. */
     EVICTION("eviction"),
     /** The longest a caller waits on one batch. */
     BATCH_TIMEOUT_MS("batch_timeout_ms"),
@@ -33,6 +37,9 @@ enum MooncakeOption {
     MAX_ABANDONED_CALLS("max_abandoned_calls"),
     /** Native Mooncake clients that share each batch's transfers. */
     NATIVE_CLIENTS("native_clients");
+
+    /** What {@code kvtier validate} shows for a key that is accepted and ignored. */
+    static final String IGNORED = "ignored";
 
     private static final List<String> KEYS = Arrays.stream(values()).map(MooncakeOption::key).toList();
 

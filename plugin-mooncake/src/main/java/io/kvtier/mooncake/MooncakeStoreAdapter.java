@@ -1,7 +1,6 @@
 package io.kvtier.mooncake;
 
 import com.codahale.metrics.Timer;
-import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.Health;
@@ -12,26 +11,23 @@ import io.kvtier.spi.ObjectKey;
 import io.kvtier.toolkit.Batches;
 import io.kvtier.toolkit.KeyLocks;
 import io.kvtier.toolkit.UsageTracker;
-import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The {@code mooncake_store} adapter, its lifecycle and its dispatch: each batch is checked on the
- * caller's thread and handed to its lane as one native batch call (a lookup runs on the caller's
- * thread instead when {@code lookup_on_caller_thread} is set), which {@link NativeBatches} makes
- * and turns into per-key outcomes. Unlike LMCache's adapter, a lookup error is an error and not a
- * miss, a short read is not a hit, stores report per key, and close() fails what is in flight
- * instead of leaving it pending forever.
+ * The {@code mooncake_store} adapter and its dispatch ({@link Assembly} makes and releases its
+ * parts): each batch is checked on the caller's thread and handed to its lane as one native batch
+ * call, which {@link NativeBatches} makes and turns into per-key outcomes. Unlike LMCache's
+ * adapter, a lookup error is an error and not a miss, a short read is not a hit, stores report per
+ * key, and close() fails what is in flight instead of leaving it pending forever.
  */
 public final class MooncakeStoreAdapter implements L2Adapter {
     static final String TYPE = "mooncake_store";
@@ -42,57 +38,42 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     private final L1Registration registration;
     private final BufferCheck bufferCheck;
     private final WorkerLanes lanes;
-    private final CallerThreadCalls callerThreadCalls;
     private final MasterHealth health;
+    private final StorageNodes storageNodes;
     private final AdapterMetrics metrics;
     private final UsageTracker usage;
     private final KeyLocks locks;
     private final NativeBatches batches;
-    private final ClientRelease release;
     private final BatchDeadline deadline;
-    private final StorageNodes storageNodes;
-    private final NodeWatch nodeWatch;
-    private final Set<LaneTask> inFlight = ConcurrentHashMap.newKeySet();
+    private final Set<LaneTask> inFlight;
+    private final Assembly assembly;
     private volatile boolean closed;
     /** Set before {@link #closed}, so that a reader who sees {@code closed} sees it. */
     private volatile Health closedHealth;
 
-    /** Acquires nothing: {@link MooncakeStoreModule} wires what the instance owns, {@link #start} starts it. */
-    @Inject
-    MooncakeStoreAdapter(AdapterContext context, MooncakeStoreConfig config, L1Registration registration,
-                         WorkerLanes lanes, CallerThreadCalls callerThreadCalls, MasterHealth health,
-                         AdapterMetrics metrics, UsageTracker usage, KeyLocks locks, NativeBatches batches,
-                         ClientRelease release, BatchDeadline deadline, StorageNodes storageNodes, NodeWatch nodeWatch) {
-        this.name = context.instanceName();
+    /** Acquires nothing: {@link Assembly} made the parts, and releases them when this closes. */
+    MooncakeStoreAdapter(String name, MooncakeStoreConfig config, L1Registration registration, WorkerLanes lanes,
+                         MasterHealth health, StorageNodes storageNodes, AdapterMetrics metrics, UsageTracker usage,
+                         KeyLocks locks, NativeBatches batches, BatchDeadline deadline, Set<LaneTask> inFlight,
+                         Assembly assembly) {
+        this.name = name;
         this.config = config;
         this.registration = registration;
         this.bufferCheck = registration.enabled() ? registration : BufferCheck.NON_EMPTY;
         this.lanes = lanes;
-        this.callerThreadCalls = callerThreadCalls;
         this.health = health;
+        this.storageNodes = storageNodes;
         this.metrics = metrics;
         this.usage = usage;
         this.locks = locks;
         this.batches = batches;
-        this.release = release;
         this.deadline = deadline;
-        this.storageNodes = storageNodes;
-        this.nodeWatch = nodeWatch;
+        this.inFlight = inFlight;
+        this.assembly = assembly;
     }
 
-    /**
-     * Publishes the gauges and starts the health probe: the last steps of creation.
-     *
-     * @throws IllegalArgumentException when another instance holds this one's metric names
-     */
-    MooncakeStoreAdapter start() {
-        metrics.registerGauges(lanes, registration, health::healthy);
-        health.start(this::healthChanged);
-        nodeWatch.start(storageNodes);
-        return this;
-    }
-
-    private void healthChanged(Health health) {
+    /** Hears the master probe's every change, on the health threads. */
+    void healthChanged(Health health) {
         LOG.log(health.healthy() ? Level.INFO : Level.WARNING, "mooncake_store adapter ''{0}'' is {1}: {2}",
                 new Object[] {name, health.healthy() ? "healthy again" : "unhealthy, failing batches fast", health.reason()});
         usage.reportHealth(health);
@@ -135,9 +116,8 @@ public final class MooncakeStoreAdapter implements L2Adapter {
 
     /**
      * A closed adapter fails at once and an empty batch completes at once; anything else goes to
-     * its lane, or runs right here when lookups run on the caller's thread. A batch on a lane gets
-     * its deadline, unless it is a load or store on RDMA, whose slices Mooncake uses until
-     * the native call returns.
+     * its lane. A batch gets its deadline, unless it is a load or store on RDMA, whose slices
+     * Mooncake uses until the native call returns.
      *
      * @param batch the checked buffers of a load or store, else null
      */
@@ -170,10 +150,6 @@ public final class MooncakeStoreAdapter implements L2Adapter {
                 metrics.errors.inc(keys.size());
             }
         });
-        if (lane == Lane.LOOKUP && config.lookupOnCallerThread()) {
-            callerThreadCalls.run(task, this::closedError);
-            return future;
-        }
         if (batch == null || batches.guarded()) {
             deadline.arm(lane, task, keys, batch);
         }
@@ -220,7 +196,6 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         status.put("closed", closed);
         status.put("protocol", config.protocol().orElse("tcp"));
         status.put("lanes", lanes.threadCounts());
-        status.put("lookup_on_caller_thread", config.lookupOnCallerThread());
         status.put("in_flight", inFlight.size());
         status.put("batch_timeout_ms", deadline.timeout().toMillis());
         status.put("abandoned_calls", lanes.abandonedCalls());
@@ -241,10 +216,10 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     }
 
     /**
-     * Fails queued batches at once, waits (bounded) for running native calls to return, fails
-     * them too, then unregisters L1 and destroys the native client exactly once. If a native call
-     * does not return in time the client is deliberately leaked: freeing it under a running call
-     * could crash the JVM.
+     * Fails queued batches at once, then has the {@link Assembly} wait (bounded) for running native
+     * calls to return, fail what is still in flight, and release the rest, the native client and
+     * the L1 registration exactly once. If a native call does not return in time the client is
+     * deliberately leaked: freeing it under a running call could crash the JVM.
      */
     @Override
     public void close() {
@@ -255,33 +230,18 @@ public final class MooncakeStoreAdapter implements L2Adapter {
             closedHealth = Health.unhealthy("closed", Instant.now());
             closed = true;
         }
-        callerThreadCalls.shut();
-        IllegalStateException error = closedError();
+        IllegalStateException error = closedError(name);
         for (Runnable queued : lanes.shutdown()) {
             ((LaneTask) queued).fail(error);
         }
-        if (lanes.isCurrentThreadWorker()) {
-            // Called from a callback on one of our own lanes: it cannot wait for itself.
-            Thread finisher = new Thread(this::finishClose, "kvtier-" + name + "-close");
-            finisher.setDaemon(true);
-            finisher.start();
-        } else {
-            finishClose();
-        }
-    }
-
-    private void finishClose() {
-        boolean freed = release.run();
-        inFlight.forEach(task -> task.fail(closedError()));
-        if (!freed) {
-            LOG.log(Level.WARNING, "mooncake_store adapter ''{0}'': native calls still running after {1}; "
-                    + "leaving the Mooncake client and its L1 registration in place", new Object[] {name, release.drain()});
-        }
-        deadline.close();
-        metrics.close();
+        assembly.release();
     }
 
     private IllegalStateException closedError() {
+        return closedError(name);
+    }
+
+    static IllegalStateException closedError(String name) {
         return new IllegalStateException("mooncake_store adapter '" + name + "' is closed");
     }
 }

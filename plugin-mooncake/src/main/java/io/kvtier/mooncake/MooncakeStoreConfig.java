@@ -23,13 +23,12 @@ public final class MooncakeStoreConfig {
     private final ReplicateConfig replicateConfig;
     private final EvictionConfig eviction;
     private final Duration rpcTimeout;
-    private final boolean lookupOnCallerThread;
     private final BatchBounds bounds;
     private final int nativeClients;
 
     MooncakeStoreConfig(Map<String, String> setupConfig, int numWorkers, Map<Lane, Integer> perOpWorkers,
                         ReplicateConfig replicateConfig, EvictionConfig eviction, Duration rpcTimeout,
-                        boolean lookupOnCallerThread, BatchBounds bounds, int nativeClients) {
+                        BatchBounds bounds, int nativeClients) {
         Map<String, String> setup = new LinkedHashMap<>();
         setupConfig.forEach((k, v) -> setup.put(Objects.requireNonNull(k, "setup key"),
                 Objects.requireNonNull(v, () -> "setup value of " + k)));
@@ -41,7 +40,6 @@ public final class MooncakeStoreConfig {
         this.replicateConfig = Objects.requireNonNull(replicateConfig, "replicateConfig");
         this.eviction = eviction;
         this.rpcTimeout = Objects.requireNonNull(rpcTimeout, "rpcTimeout");
-        this.lookupOnCallerThread = lookupOnCallerThread;
         this.bounds = Objects.requireNonNull(bounds, "bounds");
         this.nativeClients = nativeClients;
     }
@@ -88,11 +86,6 @@ public final class MooncakeStoreConfig {
         return rpcTimeout;
     }
 
-    /** Whether lookups run on the thread that calls {@code lookupAndLock} instead of on a lane. */
-    public boolean lookupOnCallerThread() {
-        return lookupOnCallerThread;
-    }
-
     /** batch_timeout_ms, suspect_after_ms and max_abandoned_calls. */
     BatchBounds bounds() {
         return bounds;
@@ -129,7 +122,7 @@ public final class MooncakeStoreConfig {
                 case PER_OP_WORKERS -> perOpWorkersView();
                 case REPLICA_NUM, NOF_REPLICA_NUM -> replicateConfig.view();
                 case RPC_TIMEOUT_MS -> rpcTimeout.toMillis();
-                case LOOKUP_ON_CALLER_THREAD -> lookupOnCallerThread;
+                case LOOKUP_ON_CALLER_THREAD -> MooncakeOption.IGNORED;
                 case EVICTION -> eviction == null ? null : eviction.view();
                 case BATCH_TIMEOUT_MS -> bounds.batchTimeout().toMillis();
                 case SUSPECT_AFTER_MS -> bounds.suspectAfter().toMillis();

@@ -35,7 +35,6 @@ import java.util.function.Supplier;
 final class MooncakeStoreConfigParser {
     /** A guard against a typo creating thousands of threads. */
     private static final int MAX_WORKERS = 1024;
-    private static final long MAX_RPC_TIMEOUT_MS = Duration.ofMinutes(10).toMillis();
     /** KVT_MAX_NATIVE_CLIENTS of the connector's ABI. */
     private static final int MAX_NATIVE_CLIENTS = 64;
     /** The declaration's type, which the host reads; never forwarded. */
@@ -65,6 +64,7 @@ final class MooncakeStoreConfigParser {
 
     private MooncakeStoreConfig parse() {
         rejectMisspellings();
+        checkLookupOnCallerThread();
         int numWorkers = workers(List.of(NUM_WORKERS.key()), settings.get(NUM_WORKERS.key()));
         Map<Lane, Integer> perOpWorkers = perOpWorkers(settings.get(PER_OP_WORKERS.key()));
         // The reference gives eviction's nested defaults, so only a declared block means one is wanted.
@@ -80,7 +80,7 @@ final class MooncakeStoreConfigParser {
         }
         SetupValueChecks.check(settings, setup, connector);
         return new MooncakeStoreConfig(setup, numWorkers, perOpWorkers, replicate, eviction, rpcTimeout(),
-                lookupOnCallerThread(perOpWorkers), bounds(), nativeClients(setup));
+                bounds(), nativeClients(setup));
     }
 
     /**
@@ -99,18 +99,13 @@ final class MooncakeStoreConfigParser {
         return n;
     }
 
-    private boolean lookupOnCallerThread(Map<Lane, Integer> perOpWorkers) {
+    /** Ignored (see {@link MooncakeOption#LOOKUP_ON_CALLER_THREAD}), but a value that never meant anything is still an error. */
+    private void checkLookupOnCallerThread() {
         String key = LOOKUP_ON_CALLER_THREAD.key();
         Object raw = settings.get(key);
-        if (!(raw instanceof Boolean onCaller)) {
+        if (!(raw instanceof Boolean)) {
             throw settings.error(key, key + " must be true or false, got " + Json.render(raw));
         }
-        if (onCaller && perOpWorkers.containsKey(Lane.LOOKUP)) {
-            throw settings.error(key, "lookup_on_caller_thread = true and per_op_workers['lookup'] = "
-                    + perOpWorkers.get(Lane.LOOKUP) + " contradict each other: a lookup runs either on the caller's "
-                    + "thread or on its lane; drop one of them");
-        }
-        return onCaller;
     }
 
     private void rejectMisspellings() {
@@ -207,7 +202,7 @@ final class MooncakeStoreConfigParser {
     private Duration rpcTimeout() {
         String key = RPC_TIMEOUT_MS.key();
         Object raw = settings.get(key);
-        long max = MAX_RPC_TIMEOUT_MS;
+        long max = BatchBounds.MAX_MILLIS.toMillis();
         if (!isInteger(raw) || ((Number) raw).longValue() < 1 || ((Number) raw).longValue() > max) {
             throw settings.error(key, key + " must be an integer from 1 to " + max
                     + " (milliseconds), got " + Json.render(raw));

@@ -2,7 +2,6 @@ package io.kvtier.mooncake;
 
 import io.kvtier.mooncake.NativeAbi.MooncakeNative;
 import com.google.auto.service.AutoService;
-import com.google.inject.Guice;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.L1MemoryDesc;
@@ -16,8 +15,8 @@ import java.util.function.Supplier;
 /**
  * The {@code mooncake_store} type. Creation order matters: the native connector is loaded first
  * (its absence is the most likely deployment problem and must not hide behind a config error),
- * then the RDMA/L1 rule, then the client and the registration, then Guice wires the instance in an
- * injector of its own ({@link MooncakeStoreModule}).
+ * then the RDMA/L1 rule and the master's reachability are checked, then {@link Assembly} makes the
+ * instance, and later releases it.
  */
 // rawtypes: the service interface is generic; ServiceLoader only needs the raw type.
 @SuppressWarnings("rawtypes")
@@ -78,30 +77,12 @@ public final class MooncakeStoreProvider implements L2AdapterProvider<MooncakeSt
         return config.view();
     }
 
-    /**
-     * Acquires what the instance owns, in order: the native client, the L1 registration (when
-     * {@link RdmaL1Rule} wants one), then what the injector makes, and last the gauges and the
-     * health probe. If one step fails, what was acquired before it is released, newest first, so a
-     * failed creation leaks nothing, and its exception reaches the host as it was thrown.
-     */
+    /** Checks what must hold first, then has {@link Assembly} make the instance, which acquires everything it owns. */
     @Override
     public L2Adapter create(MooncakeStoreConfig config, AdapterContext context) {
         MooncakeNative lib = loader.get();
         Optional<L1MemoryDesc> region = RdmaL1Rule.regionToRegister(config, context.l1());
         beforeCreate.check(config);
-        Acquired acquired = new Acquired();
-        try {
-            MooncakeClient client = acquired.add(MooncakeClient.open(lib, config.setupConfig(), config.rpcTimeout(),
-                    config.nativeClients()));
-            L1Registration registration = acquired.add(region
-                    .map(r -> L1Registration.register(client, r.address(), r.size()))
-                    .orElse(L1Registration.DISABLED));
-            return Guice.createInjector(new MooncakeStoreModule(config, context, timings, client, registration, acquired))
-                    .getInstance(MooncakeStoreAdapter.class)
-                    .start();
-        } catch (RuntimeException | Error e) {
-            acquired.releaseAll(e);
-            throw e;
-        }
+        return Assembly.create(lib, region, config, context, timings);
     }
 }

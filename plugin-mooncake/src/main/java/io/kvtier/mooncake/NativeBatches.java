@@ -4,7 +4,6 @@ import static io.kvtier.mooncake.TransientRetry.pick;
 
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.ObjectKey;
-import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,7 +28,6 @@ final class NativeBatches {
      */
     private final boolean guarded;
 
-    @Inject
     NativeBatches(MooncakeClient client, MooncakeStoreConfig config, TransientRetry retry, CapacityRetry capacity,
                   NativeResults results, L1Registration registration, StorageNodes nodes) {
         this.client = client;

@@ -8,7 +8,6 @@ import io.kvtier.spi.ObjectKey;
 import io.kvtier.toolkit.BatchOutcome;
 import io.kvtier.toolkit.KeyLocks;
 import io.kvtier.toolkit.UsageTracker;
-import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -82,7 +81,6 @@ final class NativeResults {
     private final KeyLocks locks;
     private final AdapterMetrics metrics;
 
-    @Inject
     NativeResults(UsageTracker usage, KeyLocks locks, AdapterMetrics metrics) {
         this.usage = usage;
         this.locks = locks;

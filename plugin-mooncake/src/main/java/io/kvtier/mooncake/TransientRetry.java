@@ -2,7 +2,6 @@ package io.kvtier.mooncake;
 
 import io.kvtier.mooncake.MooncakeCodes.Kind;
 import io.kvtier.spi.ObjectKey;
-import jakarta.inject.Inject;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
@@ -17,7 +16,6 @@ final class TransientRetry {
     private final MasterHealth health;
     private final AdapterMetrics metrics;
 
-    @Inject
     TransientRetry(MasterHealth health, AdapterMetrics metrics) {
         this.health = health;
         this.metrics = metrics;

@@ -185,7 +185,7 @@ class MooncakeStoreConfigTest {
     void constructorCopiesSetupConfig() {
         Map<String, String> setup = new HashMap<>(Map.of("local_hostname", "a"));
         Map<Lane, Integer> lanes = new HashMap<>(Map.of(Lane.LOAD, 2));
-        MooncakeStoreConfig config = new MooncakeStoreConfig(setup, 4, lanes, ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5), false,
+        MooncakeStoreConfig config = new MooncakeStoreConfig(setup, 4, lanes, ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5),
                 BOUNDS, 1);
         setup.put("local_hostname", "b");
         setup.put("extra", "x");
@@ -193,7 +193,7 @@ class MooncakeStoreConfigTest {
         assertThat(config.setupConfig()).containsExactly(Map.entry("local_hostname", "a"));
         assertThat(config.perOpWorkers()).containsExactly(Map.entry(Lane.LOAD, 2));
         assertThatThrownBy(() -> config.setupConfig().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
-        assertThat(new MooncakeStoreConfig(Map.of(), 1, Map.of(), ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5), false,
+        assertThat(new MooncakeStoreConfig(Map.of(), 1, Map.of(), ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5),
                 BOUNDS, 1)
                 .perOpWorkers()).isEmpty();
 
@@ -348,7 +348,7 @@ class MooncakeStoreConfigTest {
                 "native_clients");
         assertThat(view).containsEntry("batch_timeout_ms", 5000L).containsEntry("suspect_after_ms", 1000L)
                 .containsEntry("max_abandoned_calls", 32);
-        assertThat(view.get("lookup_on_caller_thread")).isEqualTo(false);
+        assertThat(view.get("lookup_on_caller_thread")).isEqualTo("ignored");
         assertThat(view.get("rpc_timeout_ms")).isEqualTo(5000L);
         assertThat(view.get("num_workers")).isEqualTo(2);
         assertThat(view.get("per_op_workers")).isEqualTo(Map.of("lookup", 3));
@@ -362,19 +362,15 @@ class MooncakeStoreConfigTest {
         assertThat(minimal.get("replicate_config")).isEqualTo(Map.of());
     }
 
+    /** A declaration written for an older kvtier still starts: the key moved where a lookup waited, never its answer. */
     @Test
-    void lookupOnCallerThreadIsABooleanThatExcludesALookupLane() {
-        assertThat(parse().lookupOnCallerThread()).isFalse();
-        assertThat(parse("lookup_on_caller_thread", true).lookupOnCallerThread()).isTrue();
-        assertThat(parse("lookup_on_caller_thread", true).setupConfig()).doesNotContainKey("lookup_on_caller_thread");
-        assertThat(parse("lookup_on_caller_thread", true, "per_op_workers", Map.of("retrieve", 2)).perOpWorkers())
-                .containsOnlyKeys(Lane.LOAD);
+    void lookupOnCallerThreadIsAcceptedAndIgnored() {
+        MooncakeStoreConfig onCaller = parse("lookup_on_caller_thread", true, "per_op_workers", Map.of("lookup", 2));
+        assertThat(onCaller.perOpWorkers()).containsOnly(Map.entry(Lane.LOOKUP, 2));
+        assertThat(onCaller.setupConfig()).doesNotContainKey("lookup_on_caller_thread");
+        assertThat(onCaller.view()).containsEntry("lookup_on_caller_thread", "ignored");
         assertThatThrownBy(() -> parse("lookup_on_caller_thread", "yes"))
                 .isInstanceOf(ConfigurationException.class)
                 .hasMessage(AT + "lookup_on_caller_thread must be true or false, got \"yes\"");
-        assertThatThrownBy(() -> parse("lookup_on_caller_thread", true, "per_op_workers", Map.of("lookup", 2)))
-                .isInstanceOf(ConfigurationException.class)
-                .hasMessage(AT + "lookup_on_caller_thread = true and per_op_workers['lookup'] = 2 contradict each other: "
-                        + "a lookup runs either on the caller's thread or on its lane; drop one of them");
     }
 }

@@ -167,6 +167,22 @@ class MooncakeStoreFactoryTest {
     }
 
     @Test
+    void aCreationThatFailsAtItsLastStepReleasesWhatItMade() {
+        // The gauges come last, after the client, the lanes and the health threads were made.
+        metrics.register("kvtier.l2.mc.healthy", (Gauge<Integer>) () -> 7);
+        RecordingNative[] rec = new RecordingNative[1];
+        assertThatThrownBy(() -> create(rec, TestDouble.body(), Optional.empty()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("its metric names are already taken");
+        assertThat(rec[0].destroys).hasValue(1);
+        assertThat(metrics.getGauges()).containsOnlyKeys("kvtier.l2.mc.healthy");
+        metrics.remove("kvtier.l2.mc.healthy");
+        try (MooncakeStoreAdapter adapter = create(rec, TestDouble.body(), Optional.empty())) {
+            assertThat(adapter.status()).containsEntry("is_healthy", true);
+        }
+    }
+
+    @Test
     void theHostContextNamesTheThreadsAndMetrics() {
         AdapterContext ctx = TestDouble.context("named", metrics, Optional.empty());
         try (MooncakeStoreAdapter adapter = TestDouble.create(TestDouble.provider(), TestDouble.body(), ctx)) {

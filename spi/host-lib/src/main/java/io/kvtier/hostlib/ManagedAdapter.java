@@ -39,6 +39,7 @@ final class ManagedAdapter implements L2Adapter {
         thread.setDaemon(true);
         return thread;
     });
+    /** A batch fails at most this long past its bound, whatever the bound: a second is nothing beside minutes. */
     private static final long MAX_SWEEP_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** A batch in the adapter, and the future its caller has. */
