@@ -247,7 +247,7 @@ final class ClusterScenario {
         /** A kill of the leader: when another master served, and when this client stored and loaded again. */
         private String leaderKillLine(Client client, ClientResult r, Episode e) {
             return String.format("[cluster] %s, %s: leader on host %d killed at %.0f s: another master serving %s after; "
-                            + "first store OK %s after, first load OK %s after; longest wait %d ms; OK MB/s 15 s before %.0f, "
+                            + "stores OK again %s after, loads OK again %s after; longest wait %d ms; OK MB/s 15 s before %.0f, "
                             + "from 10 s after the kill to the restart %.0f", plan.name(), client.name().toLowerCase(), e.host(),
                     e.at(), seconds(e.servingAt() == null ? null : e.servingAt() - e.at()),
                     seconds(r.secondsToResume(e.at(), Second::storeMbPerSecond)),

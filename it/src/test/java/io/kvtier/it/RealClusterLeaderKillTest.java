@@ -68,8 +68,8 @@ class RealClusterLeaderKillTest {
             soft.assertThat(e.servingAt()).as("another master serves after %s", kill).isNotNull();
             Double store = kvtier.secondsToResume(e.at(), Second::storeMbPerSecond);
             Double load = kvtier.secondsToResume(e.at(), Second::loadMbPerSecond);
-            soft.assertThat(store).as("seconds from %s to kvtier's first store OK", kill).isNotNull();
-            soft.assertThat(load).as("seconds from %s to kvtier's first load OK", kill).isNotNull();
+            soft.assertThat(store).as("seconds from %s until kvtier stores OK again", kill).isNotNull();
+            soft.assertThat(load).as("seconds from %s until kvtier loads OK again", kill).isNotNull();
             if (store != null && load != null) {
                 soft.assertThat(Math.max(store, load)).as("seconds from %s until kvtier stored and loaded again", kill)
                         .isLessThanOrEqualTo(SERVING_AGAIN_WITHIN);
