@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
  * by kind, corrupted and lost. The cluster: host 0 runs the master, hosts 1 to 3 storage nodes (kvtier_raw_bench node,
  * 512 MiB each), host 4 {@code kvtier soak} on a mooncake_store instance without a segment, host 5
  * Mooncake's own C client ({@code kvtier_raw_bench soak}) with the same workload. The fault hits
- * host 1 (host 0 for the master). For {@link Fault#KILL_LEADER} the masters are two, on hosts 0 and
+ * host 1 (host 0 for the master). For {@link Fault#ha} faults the masters are two, on hosts 0 and
  * 6, elected through a Redis server on host 7; every client names the Redis server as its master.
  * Tests use {@link #run}; {@link #main} runs one from the shell (native/cluster/scenario).
  */
@@ -74,6 +74,8 @@ final class ClusterScenario {
         NONE, PARTITION_NODE, ONEWAY_NODE_IN, ONEWAY_NODE_OUT, FLAP_NODE, PAUSE_NODE, KILL_NODE, PARTITION_MASTER,
         /** SIGKILL of the leading master; at the heal it starts again, as a standby. Every round kills the leader of the time. */
         KILL_LEADER,
+        /** The leading master's host cut off; at the heal it comes back and finds another master leading. */
+        PARTITION_LEADER,
         /**
          * Rounds of before + during + after, each with one fault of {@link #DRAWN} (each as often,
          * in a random order), on a random node.
@@ -83,7 +85,12 @@ final class ClusterScenario {
         static final List<Fault> DRAWN = List.of(PARTITION_NODE, FLAP_NODE, KILL_NODE, PAUSE_NODE, PARTITION_MASTER);
 
         int host() {
-            return this == PARTITION_MASTER || this == KILL_LEADER ? MASTER : FAULTED_NODE;
+            return this == PARTITION_MASTER || ha() ? MASTER : FAULTED_NODE;
+        }
+
+        /** A fault of the leader of two HA masters, which run only for these. */
+        boolean ha() {
+            return this == KILL_LEADER || this == PARTITION_LEADER;
         }
     }
 
@@ -121,7 +128,7 @@ final class ClusterScenario {
 
     /**
      * One fault as it was made: from {@code at} to {@code healAt}, seconds of the runner's clock;
-     * for KILL_LEADER, {@code servingAt} is when another master served (null if none did by the heal).
+     * for a fault of the leader, {@code servingAt} is when another master served (null if none did by the heal).
      */
     record Episode(Fault fault, int host, double at, double healAt, Double servingAt) {}
 
@@ -225,8 +232,8 @@ final class ClusterScenario {
                 lines.add(windows.toString());
                 if (plan.fault() == Fault.RANDOM) {
                     episodes.forEach(e -> lines.add(episodeLine(client, r, e)));
-                } else if (plan.fault() == Fault.KILL_LEADER) {
-                    episodes.forEach(e -> lines.add(leaderKillLine(client, r, e)));
+                } else if (plan.fault().ha()) {
+                    episodes.forEach(e -> lines.add(leaderFaultLine(client, r, e)));
                 }
             });
             return lines;
@@ -244,12 +251,12 @@ final class ClusterScenario {
                     recovery == null ? "never" : String.format("%.0f s", recovery));
         }
 
-        /** A kill of the leader: when another master served, and when this client stored and loaded again. */
-        private String leaderKillLine(Client client, ClientResult r, Episode e) {
-            return String.format("[cluster] %s, %s: leader on host %d killed at %.0f s: another master serving %s after; "
+        /** A fault of the leader: when another master served, and when this client stored and loaded again. */
+        private String leaderFaultLine(Client client, ClientResult r, Episode e) {
+            return String.format("[cluster] %s, %s: leader on host %d %s at %.0f s: another master serving %s after; "
                             + "stores OK again %s after, loads OK again %s after; longest wait %d ms; OK MB/s 15 s before %.0f, "
-                            + "from 10 s after the kill to the restart %.0f", plan.name(), client.name().toLowerCase(), e.host(),
-                    e.at(), seconds(e.servingAt() == null ? null : e.servingAt() - e.at()),
+                            + "from 10 s after the fault to its heal %.0f", plan.name(), client.name().toLowerCase(), e.host(),
+                    e.fault() == Fault.KILL_LEADER ? "killed" : "cut off", e.at(), seconds(e.servingAt() == null ? null : e.servingAt() - e.at()),
                     seconds(r.secondsToResume(e.at(), Second::storeMbPerSecond)),
                     seconds(r.secondsToResume(e.at(), Second::loadMbPerSecond)),
                     r.longestWaitMs(e.at(), e.healAt() + plan.after().toSeconds()), r.mean(e.at() - 15, e.at()),
@@ -269,7 +276,7 @@ final class ClusterScenario {
     private final Path logs;
     private long startNanos;
     private String master;
-    /** For KILL_LEADER: the host of the master that serves now. */
+    /** For a fault of the leader: the host of the master that serves now. */
     private int leader = MASTER;
     /** The storage node on each node host; a killed one is started anew at its heal. */
     private final Map<Integer, Process> nodes = new TreeMap<>();
@@ -283,13 +290,13 @@ final class ClusterScenario {
     /** Makes the cluster, runs the plan on it, removes the cluster. */
     static Result run(Plan plan, Path logs) throws Exception {
         Files.createDirectories(logs);
-        try (Cluster cluster = Cluster.up(plan.fault() == Fault.KILL_LEADER ? REDIS + 1 : RAW_HOST + 1, logs)) {
+        try (Cluster cluster = Cluster.up(plan.fault().ha() ? REDIS + 1 : RAW_HOST + 1, logs)) {
             return new ClusterScenario(cluster, plan, logs).run();
         }
     }
 
     private Result run() throws Exception {
-        if (plan.fault() == Fault.KILL_LEADER) {
+        if (plan.fault().ha()) {
             master = cluster.startRedis(REDIS);
             startHaMaster(MASTER, "serving");
             startHaMaster(STANDBY_MASTER, "standby");
@@ -321,7 +328,7 @@ final class ClusterScenario {
         }
         for (int round = 0; round < plan.rounds(); round++) {
             Fault fault = plan.fault();
-            int host = fault == Fault.KILL_LEADER ? leader : fault.host();
+            int host = fault.ha() ? leader : fault.host();
             if (fault == Fault.RANDOM) {
                 fault = drawn.get(round);
                 host = fault == Fault.PARTITION_MASTER ? MASTER : 1 + draw.nextInt(NODES);
@@ -333,7 +340,7 @@ final class ClusterScenario {
             double at = now();
             inflict(fault, host);
             int successor = other(host);
-            CompletableFuture<Double> serving = fault == Fault.KILL_LEADER
+            CompletableFuture<Double> serving = fault.ha()
                     ? CompletableFuture.supplyAsync(() -> awaitServing(successor, at + plan.during().toMillis() / 1000.0))
                     : CompletableFuture.completedFuture(null);
             sleepUntil(at + plan.during().toMillis() / 1000.0);
@@ -364,7 +371,7 @@ final class ClusterScenario {
         if (plan.clientTtlSeconds() > 0) {
             flags.add("--client_ttl=" + plan.clientTtlSeconds());
         }
-        if (plan.fault() == Fault.KILL_LEADER) {
+        if (plan.fault().ha()) {
             flags.addAll(HA_FLAGS);
             flags.add("--ha_backend_connstring=" + master);
         }
@@ -385,23 +392,22 @@ final class ClusterScenario {
         }
     }
 
-    /** Starts the killed master again; whichever of the two then serves is the leader of the next round. */
-    private void restartMaster(int host) throws IOException, InterruptedException {
-        cluster.startMaster(host, masterFlags().toArray(String[]::new));
+    /** Waits, after the fault of the master on {@code host}, until one master serves and the other stands by; the one serving leads the next round. */
+    private void awaitLeaderAndStandby(int host) throws InterruptedException {
         long deadline = System.nanoTime() + ROLE_TIMEOUT.toNanos();
         while (true) {
-            String restarted = cluster.haStatus(host);
+            String back = cluster.haStatus(host);
             String other = cluster.haStatus(other(host));
-            if (restarted.equals("standby") && other.equals("serving")) {
+            if (back.equals("standby") && other.equals("serving")) {
                 leader = other(host);
                 return;
             }
-            if (restarted.equals("serving") && other.equals("standby")) {
+            if (back.equals("serving") && other.equals("standby")) {
                 leader = host;
                 return;
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("after its restart the master on host " + host + " is '" + restarted
+                throw new IllegalStateException("after its fault the master on host " + host + " is '" + back
                         + "' and the one on host " + other(host) + " '" + other + "': no leader with a standby within "
                         + ROLE_TIMEOUT.toSeconds() + " s; see the master-h*.log files in " + logs);
             }
@@ -523,7 +529,7 @@ final class ClusterScenario {
     private void inflict(Fault fault, int host) throws IOException, InterruptedException {
         switch (fault) {
             case NONE, RANDOM -> { }
-            case PARTITION_NODE, PARTITION_MASTER -> cluster.partition(host);
+            case PARTITION_NODE, PARTITION_MASTER, PARTITION_LEADER -> cluster.partition(host);
             case ONEWAY_NODE_IN -> cluster.oneway(host, Cluster.Direction.IN);
             case ONEWAY_NODE_OUT -> cluster.oneway(host, Cluster.Direction.OUT);
             case FLAP_NODE -> cluster.flap(host, plan.flapPeriod());
@@ -543,7 +549,14 @@ final class ClusterScenario {
             }
             case PAUSE_NODE -> cluster.signal(host, "CONT");
             // The killed master comes back as a standby; the one that took over leads on.
-            case KILL_LEADER -> restartMaster(host);
+            case KILL_LEADER -> {
+                cluster.startMaster(host, masterFlags().toArray(String[]::new));
+                awaitLeaderAndStandby(host);
+            }
+            case PARTITION_LEADER -> {
+                cluster.heal(host);
+                awaitLeaderAndStandby(host);
+            }
             default -> cluster.heal(host);
         }
     }
@@ -643,8 +656,8 @@ final class ClusterScenario {
     public static void main(String[] args) throws Exception {
         if (args.length < 1 || args.length % 2 != 1) {
             System.err.println("usage: scenario none|partition-node|oneway-node-in|oneway-node-out|flap-node|pause-node|"
-                    + "kill-node|partition-master|kill-leader|random [--replicas R] [--before S] [--during S] [--after S] [--flap S] "
-                    + "[--batch-timeout-ms MS] [--client-ttl S] [--clients kvtier,raw] [--rounds N (random, kill-leader)] [--logs DIR]");
+                    + "kill-node|partition-master|kill-leader|partition-leader|random [--replicas R] [--before S] [--during S] [--after S] [--flap S] "
+                    + "[--batch-timeout-ms MS] [--client-ttl S] [--clients kvtier,raw] [--rounds N (random, kill-leader, partition-leader)] [--logs DIR]");
             System.exit(2);
         }
         Fault fault = Fault.valueOf(args[0].toUpperCase().replace('-', '_'));
