@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-KVTIER = ROOT / "host-sample" / "bin" / "kvtier"
+KVTIER = ROOT / "cli" / "bin" / "kvtier"
 RAW = ROOT / "plugin-mooncake" / "target" / "native-build" / "kvtier_raw_bench"
 CLUSTER = ROOT / "native" / "cluster" / "cluster"
 

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** kvtier-<version>.tar.gz, unpacked away from the source tree, runs as it is. */
 class DistributionTest {
-    static final Path TARBALL = HostProcess.ROOT.resolve("host-sample/target/kvtier-"
+    static final Path TARBALL = HostProcess.ROOT.resolve("cli/target/kvtier-"
             + System.getProperty("kvtier.version", "0.1.0-SNAPSHOT") + ".tar.gz");
 
     @Test

@@ -50,13 +50,13 @@ final class HostProcess {
 
     /** Lays out a host under {@code dir}, with {@code plugins} copied into its plugins/ folder. */
     static HostProcess install(Path dir, Path... plugins) throws IOException {
-        Path hostTarget = ROOT.resolve("host-sample/target");
+        Path hostTarget = ROOT.resolve("cli/target");
         Files.createDirectories(dir.resolve("bin"));
         Files.createDirectories(dir.resolve("target/lib"));
         Files.createDirectories(dir.resolve("plugins"));
-        Path script = Files.copy(ROOT.resolve("host-sample/bin/kvtier"), dir.resolve("bin/kvtier"));
+        Path script = Files.copy(ROOT.resolve("cli/bin/kvtier"), dir.resolve("bin/kvtier"));
         script.toFile().setExecutable(true);
-        Files.copy(hostTarget.resolve("kvtier-host-sample.jar"), dir.resolve("target/kvtier-host-sample.jar"));
+        Files.copy(hostTarget.resolve("kvtier-cli.jar"), dir.resolve("target/kvtier-cli.jar"));
         try (Stream<Path> libs = Files.list(hostTarget.resolve("lib"))) {
             for (Path lib : libs.toList()) {
                 Files.copy(lib, dir.resolve("target/lib").resolve(lib.getFileName()));

@@ -15,7 +15,7 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine;
 
 /**
- * The kvtier sample host. Exit codes: 0 success, 1 runtime or verification failure, 2 usage or configuration error.
+ * The kvtier CLI. Exit codes: 0 success, 1 runtime or verification failure, 2 usage or configuration error.
  * Every subcommand inherits -h/--help and -V/--version from here.
  */
 @Command(name = "kvtier", mixinStandardHelpOptions = true, version = "kvtier 0.1.0", scope = ScopeType.INHERIT,
