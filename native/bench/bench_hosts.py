@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 KVTIER = ROOT / "cli" / "bin" / "kvtier"
-RAW = ROOT / "plugin-mooncake" / "target" / "native-build" / "kvtier_raw_bench"
+RAW = ROOT / "plugins" / "mooncake" / "target" / "native-build" / "kvtier_raw_bench"
 CLUSTER = ROOT / "native" / "cluster" / "cluster"
 
 

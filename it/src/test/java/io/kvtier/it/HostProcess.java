@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  */
 final class HostProcess {
     static final Path ROOT = Path.of(System.getProperty("kvtier.root", "..")).toAbsolutePath().normalize();
-    static final Path PLUGIN_JAR = ROOT.resolve("plugin-mooncake/target/kvtier-plugin-mooncake-"
+    static final Path PLUGIN_JAR = ROOT.resolve("plugins/mooncake/target/kvtier-plugin-mooncake-"
             + System.getProperty("kvtier.version", "0.1.0-SNAPSHOT") + ".jar");
     private static final long TIMEOUT_SECONDS = 120;
 

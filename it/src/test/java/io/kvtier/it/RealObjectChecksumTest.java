@@ -40,7 +40,7 @@ class RealObjectChecksumTest {
     private static final int SIZE = 64 << 10;
     private static final Pattern BUFFER_ADDRESS = Pattern.compile("\"buffer_address_\":(\\d+)");
     private static final Path CHECKSUM_BENCH = HostProcess.ROOT.resolve(
-            "plugin-mooncake/target/native-build/kvtier_checksum_bench");
+            "plugins/mooncake/target/native-build/kvtier_checksum_bench");
 
     /** The connector's CRC must be Mooncake's, or Mooncake's own clients would reject what kvtier stores. */
     @Test
