@@ -1,6 +1,6 @@
 """What the side-by-side benches share: where the binaries are, and the hosts a run starts and
 stops (a Mooncake master on loopback with storage nodes beside it, or the hosts of
-native/cluster/cluster: network namespaces joined by a bridge)."""
+tools/cluster/cluster: network namespaces joined by a bridge)."""
 import os
 import signal
 import socket
@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 KVTIER = ROOT / "cli" / "bin" / "kvtier"
 RAW = ROOT / "plugins" / "mooncake" / "target" / "native-build" / "kvtier_raw_bench"
-CLUSTER = ROOT / "native" / "cluster" / "cluster"
+CLUSTER = ROOT / "tools" / "cluster" / "cluster"
 
 
 def log(message):
@@ -117,7 +117,7 @@ def harness(*args):
 
 
 class Namespaced(Loopback):
-    """Hosts of native/cluster/cluster: the master on 0, storage nodes on 1 and 2, the client on 3."""
+    """Hosts of tools/cluster/cluster: the master on 0, storage nodes on 1 and 2, the client on 3."""
     CLIENT = 3
 
     def __init__(self, logs, node_segment, limit):

@@ -302,7 +302,7 @@ final class ManualCommands {
             return;
         }
         String text = Manual.read(source);
-        boolean cluster = name.endsWith("native/cluster/cluster");
+        boolean cluster = name.endsWith("tools/cluster/cluster");
         if (cluster && words.size() > 4 && words.get(1).text().equals("exec")) {
             // exec NAME HOST CMD...: CMD is a command of its own, run on the host.
             command(where, words.subList(4, words.size()));

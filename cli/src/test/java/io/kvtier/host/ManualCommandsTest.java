@@ -61,7 +61,7 @@ class ManualCommandsTest {
                 "kvtier get --size \"$(stat -c %s a.bin)\" --out b.bin --model m --kv-rank 0 --hash 01",
                 "kvtier frobnicate",
                 "native/bench/side-by-side --no-such-flag",
-                "native/cluster/cluster explode demo",
+                "tools/cluster/cluster explode demo",
                 "native/bench/no-such-script",
                 "mvn -pl no-such-module test",
                 "mvn -q -pl cli test -Dtest=NoSuchTest",

@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  * Mooncake's own C client ({@code kvtier_raw_bench soak}) with the same workload. The fault hits
  * host 1 (host 0 for the master). For {@link Fault#KILL_LEADER} the masters are two, on hosts 0 and
  * 6, elected through a Redis server on host 7; every client names the Redis server as its master.
- * Tests use {@link #run}; {@link #main} runs one from the shell (native/cluster/scenario).
+ * Tests use {@link #run}; {@link #main} runs one from the shell (tools/cluster/scenario).
  */
 final class ClusterScenario {
     static final int MASTER = 0;
