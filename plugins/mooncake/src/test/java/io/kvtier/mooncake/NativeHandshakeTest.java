@@ -70,7 +70,7 @@ class NativeHandshakeTest {
 
     @Test
     void theJavaSideAndTheHeaderAgreeOnTheVersion() throws Exception {
-        String header = Files.readString(Path.of("../../native/include/kvtier_mooncake.h"));
+        String header = Files.readString(Path.of("native/include/kvtier_mooncake.h"));
         Matcher m = Pattern.compile("#define KVT_ABI_VERSION (\\d+)").matcher(header);
         assertThat(m.find()).isTrue();
         assertThat(Integer.parseInt(m.group(1))).isEqualTo(NativeAbi.VERSION);
