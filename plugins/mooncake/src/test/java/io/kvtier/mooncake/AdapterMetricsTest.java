@@ -1,7 +1,7 @@
 package io.kvtier.mooncake;
 
-import static io.kvtier.mooncake.RoundTripTest.await;
-import static io.kvtier.mooncake.RoundTripTest.filled;
+import static io.kvtier.mooncake.Fixtures.await;
+import static io.kvtier.mooncake.Fixtures.filled;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -21,10 +21,10 @@ class AdapterMetricsTest {
         try (MooncakeStoreAdapter a = TestDouble.create(provider, TestDouble.body(), TestDouble.context("a", metrics, Optional.empty()));
              MooncakeStoreAdapter b = TestDouble.create(provider, TestDouble.body("per_op_workers", Map.of("lookup", 1)),
                      TestDouble.context("b", metrics, Optional.empty()))) {
-            List<ObjectKey> keys = RoundTripTest.keys(0, 4);
+            List<ObjectKey> keys = Fixtures.keys(0, 4);
             OffHeapRegion region = new OffHeapRegion(4 * 2048);
             await(a.store(keys, filled(region, 4, 0)));
-            await(a.lookupAndLock(RoundTripTest.keys(0, 6)));
+            await(a.lookupAndLock(Fixtures.keys(0, 6)));
             await(a.load(keys, filled(region, 4, 0)));
             await(b.lookupAndLock(keys));
 
@@ -54,9 +54,9 @@ class AdapterMetricsTest {
         try (MooncakeStoreAdapter adapter = TestDouble.create(TestDouble.provider(),
                 TestDouble.body("testdouble_fail_keys", failing.wireString(), "testdouble_fail_batch", "remove"),
                 TestDouble.context("e", metrics, Optional.empty()))) {
-            await(adapter.lookupAndLock(RoundTripTest.keys(0, 3)));
+            await(adapter.lookupAndLock(Fixtures.keys(0, 3)));
             assertThat(metrics.getCounters().get("kvtier.l2.e.errors").getCount()).isEqualTo(1);
-            assertThatThrownBy(() -> await(adapter.delete(RoundTripTest.keys(0, 3))));
+            assertThatThrownBy(() -> await(adapter.delete(Fixtures.keys(0, 3))));
             assertThat(metrics.getCounters().get("kvtier.l2.e.errors").getCount()).isEqualTo(4);
         }
     }

@@ -37,7 +37,7 @@ class BatchSlabTest {
 
     @Test
     void encodesASubsetByIndex() {
-        List<ObjectKey> keys = RoundTripTest.keys(0, 5);
+        List<ObjectKey> keys = Fixtures.keys(0, 5);
         BatchSlab slab = BatchSlab.forCurrentThread();
         slab.encode(keys, new int[] {4, 1}, 2);
         assertThat(entry(slab, 0)).isEqualTo(keys.get(4).wireString());
@@ -63,7 +63,7 @@ class BatchSlabTest {
 
     @Test
     void carriesBufferAddressesAndSizesAndReadsResultsBesideTheKeys() {
-        List<ObjectKey> keys = RoundTripTest.keys(0, 3);
+        List<ObjectKey> keys = Fixtures.keys(0, 3);
         BatchSlab slab = BatchSlab.forCurrentThread();
         slab.encode(keys, null, 3);
         slab.buffers(new long[] {0x1000, 0x2000, 0x3000}, new long[] {11, 22, 33}, 3);

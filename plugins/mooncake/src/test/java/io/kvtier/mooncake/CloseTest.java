@@ -1,6 +1,6 @@
 package io.kvtier.mooncake;
 
-import static io.kvtier.mooncake.RoundTripTest.filled;
+import static io.kvtier.mooncake.Fixtures.filled;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -46,7 +46,7 @@ class CloseTest {
         MooncakeStoreAdapter adapter = create(TestDouble.body("per_op_workers", Map.of("retrieve", 1),
                 "testdouble_delay_ms_get", 1500));
         OffHeapRegion region = new OffHeapRegion(3 * 2048);
-        List<ObjectKey> keys = RoundTripTest.keys(0, 3);
+        List<ObjectKey> keys = Fixtures.keys(0, 3);
         List<L1Slice> slices = filled(region, 3, 0);
         adapter.store(keys, slices).join();
         List<CompletableFuture<BatchResult>> loads = new ArrayList<>();
@@ -78,7 +78,7 @@ class CloseTest {
         MooncakeStoreAdapter adapter = TestDouble.create(provider, TestDouble.body("testdouble_delay_ms_get", 3000),
                 TestDouble.context("stuck", metrics, Optional.empty()));
         OffHeapRegion region = new OffHeapRegion(2048);
-        List<ObjectKey> keys = RoundTripTest.keys(0, 1);
+        List<ObjectKey> keys = Fixtures.keys(0, 1);
         adapter.store(keys, filled(region, 1, 0)).join();
         CompletableFuture<BatchResult> load = adapter.load(keys, List.of(region.slice(0, 2048)));
         assertThat(rec.loadEntered.await(10, TimeUnit.SECONDS)).isTrue();

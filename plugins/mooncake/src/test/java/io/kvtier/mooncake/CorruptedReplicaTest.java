@@ -1,6 +1,6 @@
 package io.kvtier.mooncake;
 
-import static io.kvtier.mooncake.RoundTripTest.SIZE;
+import static io.kvtier.mooncake.Fixtures.SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvtier.spi.ErrorKind;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class CorruptedReplicaTest {
     private static final long CHECKSUM_MISMATCH = -801;
 
-    private final List<ObjectKey> keys = RoundTripTest.keys(0, 2);
+    private final List<ObjectKey> keys = Fixtures.keys(0, 2);
     private final long[] sizes = {SIZE, SIZE};
     private final OffHeapRegion l1 = new OffHeapRegion(2 * SIZE);
     private MooncakeClient client;
@@ -30,7 +30,7 @@ class CorruptedReplicaTest {
                 "P2PHANDSHAKE", "master_server_addr", "corrupt-" + UUID.randomUUID() + ":1", "testdouble_nodes", "a,b",
                 "testdouble_corrupt_node", "a"), Duration.ofSeconds(5), 1);
         OffHeapRegion source = new OffHeapRegion(2 * SIZE);
-        RoundTripTest.filled(source, 2, 7);
+        Fixtures.filled(source, 2, 7);
         long[] rc = client.store(keys, null, addresses(source), sizes, new ReplicateConfig(replicas, ReplicateConfig.UNSET), SliceGuard.ALWAYS);
         assertThat(rc).containsExactly(0, 0);
     }

@@ -1,6 +1,6 @@
 package io.kvtier.mooncake;
 
-import static io.kvtier.mooncake.RoundTripTest.SIZE;
+import static io.kvtier.mooncake.Fixtures.SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kvtier.spi.BatchResult;
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GuardedLoadTest {
     private static final long NOT_DELIVERED = -9101;
 
-    private final List<ObjectKey> keys = RoundTripTest.keys(0, 2);
+    private final List<ObjectKey> keys = Fixtures.keys(0, 2);
     private final long[] sizes = {SIZE, SIZE};
     private final OffHeapRegion l1 = new OffHeapRegion(2 * SIZE);
     private final LaneTask task = new LaneTask(guard -> BatchResult.empty(), () -> null);
@@ -52,7 +52,7 @@ class GuardedLoadTest {
                 "master_server_addr", "guarded-" + UUID.randomUUID() + ":1"));
         MooncakeClient client = MooncakeClient.open(TestDouble.binding(), body, Duration.ofSeconds(5), 1);
         OffHeapRegion source = new OffHeapRegion(2 * SIZE);
-        RoundTripTest.filled(source, 2, 7);
+        Fixtures.filled(source, 2, 7);
         long[] rc = client.store(keys, null, addresses(source), sizes, new ReplicateConfig(1, ReplicateConfig.UNSET), SliceGuard.ALWAYS);
         assertThat(rc).containsExactly(0, 0);
         return client;

@@ -1,6 +1,6 @@
 package io.kvtier.mooncake;
 
-import static io.kvtier.mooncake.RoundTripTest.filled;
+import static io.kvtier.mooncake.Fixtures.filled;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,6 +1,6 @@
 package io.kvtier.mooncake;
 
-import static io.kvtier.mooncake.RoundTripTest.SIZE;
+import static io.kvtier.mooncake.Fixtures.SIZE;
 import static io.kvtier.mooncake.SilentNodeTest.PATIENCE;
 import static io.kvtier.mooncake.SilentNodeTest.until;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -81,7 +81,7 @@ class NodeProbeTest {
                 "testdouble_silent_nodes_file", silent.toString(), "testdouble_calls_file", calls.toString()),
                 Duration.ofSeconds(5), 1);
         nodes = new StorageNodes(StorageNodes.Connector.over(client), 100, Timings.DEFAULTS, now::get, (n, state, why) -> { });
-        List<ObjectKey> keys = RoundTripTest.keys(0, 4); // key 0 on a and b, key 3 on a and b too
+        List<ObjectKey> keys = Fixtures.keys(0, 4); // key 0 on a and b, key 3 on a and b too
         OffHeapRegion source = new OffHeapRegion(4 * SIZE);
         long[] addresses = new long[4];
         long[] sizes = new long[4];

@@ -1,5 +1,10 @@
 package io.kvtier.mooncake;
 
+import static io.kvtier.mooncake.Fixtures.SIZE;
+import static io.kvtier.mooncake.Fixtures.await;
+import static io.kvtier.mooncake.Fixtures.empty;
+import static io.kvtier.mooncake.Fixtures.filled;
+import static io.kvtier.mooncake.Fixtures.keys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,7 +30,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * not hits, per-key store results, empty batches complete at once).
  */
 class RoundTripTest {
-    static final int SIZE = 2048;
     private final List<MooncakeStoreAdapter> adapters = new ArrayList<>();
 
     private MooncakeStoreAdapter adapter(Object... extra) {
@@ -39,28 +41,6 @@ class RoundTripTest {
     @AfterEach
     void closeAll() {
         adapters.forEach(MooncakeStoreAdapter::close);
-    }
-
-    static <T> T await(CompletableFuture<T> future) {
-        return future.orTimeout(30, TimeUnit.SECONDS).join();
-    }
-
-    static List<ObjectKey> keys(int from, int count) {
-        return IntStream.range(from, from + count).mapToObj(TestDouble::key).toList();
-    }
-
-    /** count slices of SIZE bytes filled with seeded random bytes (seed = slice index + salt). */
-    static List<L1Slice> filled(OffHeapRegion region, int count, long salt) {
-        List<L1Slice> slices = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            region.fill(i * SIZE, SIZE, i + salt);
-            slices.add(region.slice(i * SIZE, SIZE));
-        }
-        return slices;
-    }
-
-    static List<L1Slice> empty(OffHeapRegion region, int count) {
-        return IntStream.range(0, count).mapToObj(i -> region.slice(i * SIZE, SIZE)).toList();
     }
 
     // 25–28: store, lookup, load byte for byte, for 1, 10 and 64 keys

@@ -54,7 +54,7 @@ class StressTest {
         try (MooncakeStoreAdapter adapter = TestDouble.create(TestDouble.body("num_workers", 4))) {
             OffHeapRegion src = new OffHeapRegion(n * size);
             OffHeapRegion dst = new OffHeapRegion(n * size);
-            List<ObjectKey> keys = RoundTripTest.keys(0, n);
+            List<ObjectKey> keys = Fixtures.keys(0, n);
             for (int i = 0; i < n; i++) {
                 src.fill(i * size, size, i);
             }
@@ -78,7 +78,7 @@ class StressTest {
             futures.add(op.apply(i));
         }
         return futures.stream().map(f -> {
-            BatchResult r = RoundTripTest.await(f);
+            BatchResult r = Fixtures.await(f);
             assertThat(r.size()).isEqualTo(1);
             return r.get(0);
         }).toList();
@@ -100,19 +100,19 @@ class StressTest {
                 in.add(src.slice(k * SIZE, SIZE));
                 out.add(dst.slice(k * SIZE, SIZE));
             }
-            BatchResult stored = RoundTripTest.await(adapter.store(keys, in));
+            BatchResult stored = Fixtures.await(adapter.store(keys, in));
             assertThat(stored.allOk()).as("store %d/%d: %s", thread, b, stored.firstError()).isTrue();
-            assertThat(RoundTripTest.await(adapter.lookupAndLock(keys)).allOk()).isTrue();
+            assertThat(Fixtures.await(adapter.lookupAndLock(keys)).allOk()).isTrue();
             adapter.unlock(keys);
-            BatchResult loaded = RoundTripTest.await(adapter.load(keys, out));
+            BatchResult loaded = Fixtures.await(adapter.load(keys, out));
             assertThat(loaded.allOk()).as("load %d/%d: %s", thread, b, loaded.firstError()).isTrue();
             for (int k = 0; k < KEYS; k++) {
                 int id = (thread * BATCHES + b) * KEYS + k;
                 assertThat(dst.read(k * SIZE, SIZE)).as("chunk %d", id).isEqualTo(OffHeapRegion.expected(SIZE, id));
             }
             if (b % 2 == 1) {
-                assertThat(RoundTripTest.await(adapter.delete(keys)).results()).containsOnly(KeyResult.OK);
-                assertThat(RoundTripTest.await(adapter.lookupAndLock(keys)).results()).containsOnly(KeyResult.MISSING);
+                assertThat(Fixtures.await(adapter.delete(keys)).results()).containsOnly(KeyResult.OK);
+                assertThat(Fixtures.await(adapter.lookupAndLock(keys)).results()).containsOnly(KeyResult.MISSING);
             } else {
                 kept += (long) KEYS * SIZE;
             }

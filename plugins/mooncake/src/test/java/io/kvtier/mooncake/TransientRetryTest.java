@@ -1,10 +1,10 @@
 package io.kvtier.mooncake;
 
-import static io.kvtier.mooncake.RoundTripTest.SIZE;
-import static io.kvtier.mooncake.RoundTripTest.await;
-import static io.kvtier.mooncake.RoundTripTest.empty;
-import static io.kvtier.mooncake.RoundTripTest.filled;
-import static io.kvtier.mooncake.RoundTripTest.keys;
+import static io.kvtier.mooncake.Fixtures.SIZE;
+import static io.kvtier.mooncake.Fixtures.await;
+import static io.kvtier.mooncake.Fixtures.empty;
+import static io.kvtier.mooncake.Fixtures.filled;
+import static io.kvtier.mooncake.Fixtures.keys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.MetricRegistry;

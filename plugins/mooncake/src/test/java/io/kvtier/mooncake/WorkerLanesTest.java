@@ -1,6 +1,6 @@
 package io.kvtier.mooncake;
 
-import static io.kvtier.mooncake.RoundTripTest.filled;
+import static io.kvtier.mooncake.Fixtures.filled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.MetricRegistry;
@@ -66,7 +66,7 @@ class WorkerLanesTest {
         RecordingNative[] rec = new RecordingNative[1];
         MooncakeStoreProvider provider = TestDouble.provider(lib -> rec[0] = new RecordingNative(lib));
         try (MooncakeStoreAdapter adapter = TestDouble.create(provider, TestDouble.body("num_workers", 4), TestDouble.context("mc"))) {
-            List<ObjectKey> keys = RoundTripTest.keys(0, 64);
+            List<ObjectKey> keys = Fixtures.keys(0, 64);
             OffHeapRegion region = new OffHeapRegion(64 * 2048);
             adapter.store(keys, filled(region, 64, 0)).join();
             adapter.lookupAndLock(keys).join();
