@@ -54,7 +54,7 @@ final class ClusterScenario {
             "--enable_snapshot=true", "--enable_snapshot_restore=true", "--snapshot_object_store_type=local", "--snapshot_interval_seconds=5");
     /** How long a master may take to reach a state the scenario waits for. */
     private static final Duration ROLE_TIMEOUT = Duration.ofSeconds(60);
-    static final Path RAW_BENCH = HostProcess.ROOT.resolve("plugins/mooncake/target/native-build/kvtier_raw_bench");
+    static final Path RAW_BENCH = Artifacts.RAW_BENCH;
     private static final Path KVTIER = HostProcess.ROOT.resolve("cli/bin/kvtier");
     private static final long NODE_SEGMENT = 512L << 20;
     /** Seconds of the start that warm up (JIT, connections) and are not part of "before". */

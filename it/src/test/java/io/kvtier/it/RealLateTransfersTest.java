@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(RealMooncakeAvailable.class)
 class RealLateTransfersTest {
     private static final int OBJECT = 32 << 20;
-    private static final Path RAW_BENCH = HostProcess.ROOT.resolve("plugins/mooncake/target/native-build/kvtier_raw_bench");
+    private static final Path RAW_BENCH = Artifacts.RAW_BENCH;
 
     @TempDir
     Path logs;
