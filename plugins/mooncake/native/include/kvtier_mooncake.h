@@ -1,7 +1,7 @@
 /*
  * kvtier Mooncake connector: a thin, synchronous C ABI over mooncake::RealClient.
  *
- * Bound from Java with JNR-FFI (io.kvtier.mooncake.MooncakeNative). Every function is
+ * Bound from Java with JNR-FFI (io.kvtier.mooncake.binding.NativeAbi.MooncakeNative). Every function is
  * noexcept at the boundary: C++ exceptions are caught inside and turned into a return
  * code plus a message readable through kvt_last_error() on the same thread.
  *

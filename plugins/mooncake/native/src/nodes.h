@@ -1,6 +1,6 @@
 // The storage nodes one client has met, by id (0, 1, ... in the order met), with the transfers
 // running from each and whether the client avoids it. Mechanism only: which node to avoid is
-// decided in Java (io.kvtier.mooncake.StorageNodes) from what kvt_load reports and kvt_node_reads
+// decided in Java (io.kvtier.mooncake.health.StorageNodes) from what kvt_load reports and kvt_node_reads
 // shows, and told through kvt_avoid_node.
 #pragma once
 

@@ -5,6 +5,9 @@ import com.codahale.metrics.Gauge;
 import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
+import io.kvtier.mooncake.health.NodeWatch;
+import io.kvtier.mooncake.l1.L1Registration;
+import io.kvtier.mooncake.lanes.WorkerLanes;
 import io.kvtier.spi.AdapterContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,19 +32,19 @@ import java.util.function.BooleanSupplier;
  *       comes from {@link NodeWatch}.</li>
  * </ul>
  */
-final class AdapterMetrics implements AutoCloseable {
+public final class AdapterMetrics implements AutoCloseable {
     final Timer store;
     final Timer lookup;
     final Timer load;
     final Timer delete;
-    final Meter bytesStored;
-    final Meter bytesLoaded;
-    final Counter hits;
-    final Counter misses;
-    final Counter errors;
-    final Counter retries;
-    final Counter capacityRetries;
-    final Counter timeouts;
+    public final Meter bytesStored;
+    public final Meter bytesLoaded;
+    public final Counter hits;
+    public final Counter misses;
+    public final Counter errors;
+    public final Counter retries;
+    public final Counter capacityRetries;
+    public final Counter timeouts;
 
     private final AdapterContext context;
     private final MetricRegistry registry;

@@ -1,6 +1,20 @@
 package io.kvtier.mooncake;
 
-import io.kvtier.mooncake.NativeAbi.MooncakeNative;
+import io.kvtier.mooncake.batch.CapacityRetry;
+import io.kvtier.mooncake.batch.NativeBatches;
+import io.kvtier.mooncake.batch.NativeResults;
+import io.kvtier.mooncake.batch.TransientRetry;
+import io.kvtier.mooncake.binding.MooncakeClient;
+import io.kvtier.mooncake.binding.NativeAbi.MooncakeNative;
+import io.kvtier.mooncake.config.MooncakeStoreConfig;
+import io.kvtier.mooncake.deadline.BatchDeadline;
+import io.kvtier.mooncake.health.MasterHealth;
+import io.kvtier.mooncake.health.NodeWatch;
+import io.kvtier.mooncake.health.StorageNodes;
+import io.kvtier.mooncake.health.Timings;
+import io.kvtier.mooncake.l1.L1Registration;
+import io.kvtier.mooncake.lanes.LaneTask;
+import io.kvtier.mooncake.lanes.WorkerLanes;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.L1MemoryDesc;
 import io.kvtier.toolkit.KeyLocks;

@@ -1,6 +1,20 @@
 package io.kvtier.mooncake;
 
 import com.codahale.metrics.Timer;
+import io.kvtier.mooncake.batch.BufferCheck;
+import io.kvtier.mooncake.batch.CheckedBuffers;
+import io.kvtier.mooncake.batch.MooncakeBatchException;
+import io.kvtier.mooncake.batch.NativeBatches;
+import io.kvtier.mooncake.config.MooncakeStoreConfig;
+import io.kvtier.mooncake.deadline.BatchDeadline;
+import io.kvtier.mooncake.deadline.SliceGuard;
+import io.kvtier.mooncake.health.MasterHealth;
+import io.kvtier.mooncake.health.MasterUnreachableException;
+import io.kvtier.mooncake.health.StorageNodes;
+import io.kvtier.mooncake.l1.L1Registration;
+import io.kvtier.mooncake.lanes.Lane;
+import io.kvtier.mooncake.lanes.LaneTask;
+import io.kvtier.mooncake.lanes.WorkerLanes;
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.Health;

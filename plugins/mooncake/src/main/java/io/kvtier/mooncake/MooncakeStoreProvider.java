@@ -1,7 +1,13 @@
 package io.kvtier.mooncake;
 
-import io.kvtier.mooncake.NativeAbi.MooncakeNative;
 import com.google.auto.service.AutoService;
+import io.kvtier.mooncake.binding.NativeAbi.MooncakeNative;
+import io.kvtier.mooncake.binding.NativeLibraryLocator;
+import io.kvtier.mooncake.binding.PackagedLibrary;
+import io.kvtier.mooncake.config.MooncakeStoreConfig;
+import io.kvtier.mooncake.health.MasterReachability;
+import io.kvtier.mooncake.health.Timings;
+import io.kvtier.mooncake.l1.RdmaL1Rule;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.L1MemoryDesc;

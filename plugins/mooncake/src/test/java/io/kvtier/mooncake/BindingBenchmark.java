@@ -1,5 +1,9 @@
 package io.kvtier.mooncake;
 
+import io.kvtier.mooncake.binding.BatchSlab;
+import io.kvtier.mooncake.binding.MooncakeClient;
+import io.kvtier.mooncake.config.ReplicateConfig;
+import io.kvtier.mooncake.deadline.SliceGuard;
 import io.kvtier.spi.ObjectKey;
 import java.time.Duration;
 import java.util.List;

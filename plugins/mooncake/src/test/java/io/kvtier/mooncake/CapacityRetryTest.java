@@ -8,6 +8,8 @@ import static io.kvtier.mooncake.Fixtures.keys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.MetricRegistry;
+import io.kvtier.mooncake.batch.CapacityRetry;
+import io.kvtier.mooncake.batch.MooncakeCodes;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.ErrorKind;
 import io.kvtier.spi.KeyResult;

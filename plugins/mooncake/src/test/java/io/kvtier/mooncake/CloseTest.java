@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.codahale.metrics.MetricRegistry;
+import io.kvtier.mooncake.health.Timings;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.L1Slice;
 import io.kvtier.spi.ObjectKey;

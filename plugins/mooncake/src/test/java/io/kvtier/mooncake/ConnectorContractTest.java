@@ -3,7 +3,8 @@ package io.kvtier.mooncake;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kvtier.mooncake.NativeAbi.MooncakeNative;
+import io.kvtier.mooncake.binding.MooncakeClient;
+import io.kvtier.mooncake.binding.NativeAbi.MooncakeNative;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;

@@ -3,6 +3,10 @@ package io.kvtier.mooncake;
 import static io.kvtier.mooncake.Fixtures.SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kvtier.mooncake.batch.MooncakeCodes;
+import io.kvtier.mooncake.binding.MooncakeClient;
+import io.kvtier.mooncake.config.ReplicateConfig;
+import io.kvtier.mooncake.deadline.SliceGuard;
 import io.kvtier.spi.ErrorKind;
 import io.kvtier.spi.ObjectKey;
 import java.time.Duration;

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 /** What the plugin's tests share: objects of {@link #SIZE} bytes, their keys and slices, and a bounded wait. */
-final class Fixtures {
+public final class Fixtures {
     static final int SIZE = 2048;
 
     private Fixtures() {}
@@ -18,7 +18,7 @@ final class Fixtures {
         return future.orTimeout(30, TimeUnit.SECONDS).join();
     }
 
-    static List<ObjectKey> keys(int from, int count) {
+    public static List<ObjectKey> keys(int from, int count) {
         return IntStream.range(from, from + count).mapToObj(TestDouble::key).toList();
     }
 

@@ -3,6 +3,11 @@ package io.kvtier.mooncake;
 import static io.kvtier.mooncake.Fixtures.SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kvtier.mooncake.batch.MooncakeCodes;
+import io.kvtier.mooncake.binding.MooncakeClient;
+import io.kvtier.mooncake.config.ReplicateConfig;
+import io.kvtier.mooncake.deadline.SliceGuard;
+import io.kvtier.mooncake.lanes.LaneTask;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.ObjectKey;
 import java.nio.file.Files;

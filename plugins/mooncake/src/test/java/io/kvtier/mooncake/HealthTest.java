@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.codahale.metrics.MetricRegistry;
+import io.kvtier.mooncake.batch.MooncakeCodes;
+import io.kvtier.mooncake.health.MasterUnreachableException;
+import io.kvtier.mooncake.health.Timings;
 import io.kvtier.spi.BatchFailedException;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.ErrorKind;

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.codahale.metrics.MetricRegistry;
 import io.kvtier.mooncake.RecordingNative.Registration;
+import io.kvtier.mooncake.binding.MooncakeClient;
+import io.kvtier.mooncake.l1.L1Registration;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.KeyResult;
 import io.kvtier.spi.L1Slice;

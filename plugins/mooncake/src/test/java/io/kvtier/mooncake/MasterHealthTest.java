@@ -2,6 +2,8 @@ package io.kvtier.mooncake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kvtier.mooncake.health.MasterHealth;
+import io.kvtier.mooncake.health.Timings;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;

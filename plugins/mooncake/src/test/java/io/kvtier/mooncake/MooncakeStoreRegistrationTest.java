@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kvtier.hostlib.L2AdapterRegistry;
+import io.kvtier.mooncake.binding.NativeAbi;
+import io.kvtier.mooncake.binding.NativeLibraryLocator;
+import io.kvtier.mooncake.binding.PackagedLibrary;
+import io.kvtier.mooncake.config.MooncakeStoreConfig;
+import io.kvtier.mooncake.health.Timings;
 import io.kvtier.spi.L2AdapterProvider;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

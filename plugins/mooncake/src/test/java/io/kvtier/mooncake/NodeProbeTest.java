@@ -5,6 +5,12 @@ import static io.kvtier.mooncake.SilentNodeTest.PATIENCE;
 import static io.kvtier.mooncake.SilentNodeTest.until;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kvtier.mooncake.batch.MooncakeCodes;
+import io.kvtier.mooncake.binding.MooncakeClient;
+import io.kvtier.mooncake.config.ReplicateConfig;
+import io.kvtier.mooncake.deadline.SliceGuard;
+import io.kvtier.mooncake.health.StorageNodes;
+import io.kvtier.mooncake.health.Timings;
 import io.kvtier.spi.ObjectKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -3,6 +3,8 @@ package io.kvtier.mooncake;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kvtier.mooncake.binding.NativeLibraryLocator;
+import io.kvtier.mooncake.binding.PackagedLibrary;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;

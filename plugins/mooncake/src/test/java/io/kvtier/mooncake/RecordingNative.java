@@ -1,6 +1,6 @@
 package io.kvtier.mooncake;
 
-import io.kvtier.mooncake.NativeAbi.MooncakeNative;
+import io.kvtier.mooncake.binding.NativeAbi.MooncakeNative;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

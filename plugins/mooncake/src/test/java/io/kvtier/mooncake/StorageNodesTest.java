@@ -2,9 +2,12 @@ package io.kvtier.mooncake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kvtier.mooncake.MooncakeClient.Loaded;
-import io.kvtier.mooncake.MooncakeClient.NodeReads;
-import io.kvtier.mooncake.MooncakeClient.ProbeAnswer;
+import io.kvtier.mooncake.batch.MooncakeCodes;
+import io.kvtier.mooncake.binding.MooncakeClient.Loaded;
+import io.kvtier.mooncake.binding.MooncakeClient.NodeReads;
+import io.kvtier.mooncake.binding.MooncakeClient.ProbeAnswer;
+import io.kvtier.mooncake.health.StorageNodes;
+import io.kvtier.mooncake.health.Timings;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

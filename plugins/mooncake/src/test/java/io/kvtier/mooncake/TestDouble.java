@@ -1,8 +1,10 @@
 package io.kvtier.mooncake;
 
-import io.kvtier.mooncake.NativeAbi.MooncakeNative;
 import com.codahale.metrics.MetricRegistry;
 import io.kvtier.hostlib.DeclaredSettings;
+import io.kvtier.mooncake.binding.NativeAbi.MooncakeNative;
+import io.kvtier.mooncake.binding.NativeLibraryLocator;
+import io.kvtier.mooncake.health.Timings;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.L1MemoryDesc;
@@ -17,7 +19,7 @@ import java.util.UUID;
 import java.util.function.UnaryOperator;
 
 /** The in-memory Mooncake test double (built by CMake on every build), and helpers around it. */
-final class TestDouble {
+public final class TestDouble {
     static final String PROPERTY = "kvtier.mooncake.testdouble";
     /** The double keeps its "cluster" in memory: there is no master to reach before creating a client. */
     static final MooncakeStoreProvider.BeforeCreate NO_MASTER = config -> {};
@@ -40,16 +42,16 @@ final class TestDouble {
         return NativeLibraryLocator.explicit(path()).load();
     }
 
-    static MooncakeStoreProvider provider() {
+    public static MooncakeStoreProvider provider() {
         return new MooncakeStoreProvider(TestDouble::binding, NO_MASTER, Timings.DEFAULTS);
     }
 
     /** A provider whose instances all share one wrapped binding, as they share the real one. */
-    static MooncakeStoreProvider provider(UnaryOperator<MooncakeNative> wrap) {
+    public static MooncakeStoreProvider provider(UnaryOperator<MooncakeNative> wrap) {
         return provider(wrap, Timings.DEFAULTS);
     }
 
-    static MooncakeStoreProvider provider(UnaryOperator<MooncakeNative> wrap, Timings timings) {
+    public static MooncakeStoreProvider provider(UnaryOperator<MooncakeNative> wrap, Timings timings) {
         MooncakeNative wrapped = wrap.apply(binding());
         return new MooncakeStoreProvider(() -> wrapped, NO_MASTER, timings);
     }
@@ -58,7 +60,7 @@ final class TestDouble {
      * A body every test starts from: loopback, no metadata server, and a master address of its
      * own, so each test sees an empty "cluster" in the double.
      */
-    static Map<String, Object> body() {
+    public static Map<String, Object> body() {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", "mooncake_store");
         body.put("local_hostname", "127.0.0.1");
@@ -68,7 +70,7 @@ final class TestDouble {
         return body;
     }
 
-    static Map<String, Object> body(Object... extra) {
+    public static Map<String, Object> body(Object... extra) {
         Map<String, Object> body = body();
         for (int i = 0; i < extra.length; i += 2) {
             body.put((String) extra[i], extra[i + 1]);
@@ -93,11 +95,11 @@ final class TestDouble {
     }
 
     /** A body as a host hands it over; errors name "test" as their origin. */
-    static AdapterSettings settings(Map<String, Object> body) {
+    public static AdapterSettings settings(Map<String, Object> body) {
         return DeclaredSettings.fromMap(new MooncakeStoreProvider(), body, "test");
     }
 
-    static ObjectKey key(int i) {
+    public static ObjectKey key(int i) {
         return new ObjectKey(ByteBuffer.allocate(4).putInt(i).array(), "test-model", 0);
     }
 }
