@@ -76,7 +76,7 @@ public final class StorageNodes {
      */
     static final int HEARD_READ_BOUND = 3;
     /** A workload that deletes what it read soon leaves a node's last key gone; one of several is more likely still there. */
-    public static final int PROBE_KEYS = 16;
+    static final int PROBE_KEYS = 16;
 
     private final Connector connector;
     private final long suspectAfterMs;
@@ -94,7 +94,7 @@ public final class StorageNodes {
     }
 
     /** Whether a read that has run {@code ranMs}, from a node unheard for {@code quietMs} (-1: never), is stalled. */
-    public static boolean stalled(long ranMs, long quietMs, long suspectAfterMs) {
+    static boolean stalled(long ranMs, long quietMs, long suspectAfterMs) {
         if (ranMs <= suspectAfterMs) {
             return false;
         }

@@ -1,4 +1,4 @@
-package io.kvtier.mooncake;
+package io.kvtier.mooncake.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
