@@ -14,12 +14,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Hosts in network namespaces on a bridge of their own, made and faulted by the script
- * {@code native/cluster/cluster}, which users and the bench run too. The cluster is named after
+ * {@code tools/cluster/cluster}, which users and the bench run too. The cluster is named after
  * this JVM, which the script records as its owner, so a later run removes what a crashed one left
  * ({@code cluster gc}); {@link #close()} removes every host, link and process.
  */
 final class Cluster implements AutoCloseable {
-    static final Path SCRIPT = HostProcess.ROOT.resolve("native/cluster/cluster");
+    static final Path SCRIPT = HostProcess.ROOT.resolve("tools/cluster/cluster");
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
     private static final AtomicInteger CLUSTERS = new AtomicInteger();
 

@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  * Mooncake's own C client ({@code kvtier_raw_bench soak}) with the same workload. The fault hits
  * host 1 (host 0 for the master). For {@link Fault#ha} faults the masters are two, on hosts 0 and
  * 6, elected through a Redis server on host 7; every client names the Redis server as its master.
- * Tests use {@link #run}; {@link #main} runs one from the shell (native/cluster/scenario).
+ * Tests use {@link #run}; {@link #main} runs one from the shell (tools/cluster/scenario).
  */
 final class ClusterScenario {
     static final int MASTER = 0;
@@ -54,8 +54,8 @@ final class ClusterScenario {
             "--enable_snapshot=true", "--enable_snapshot_restore=true", "--snapshot_object_store_type=local", "--snapshot_interval_seconds=5");
     /** How long a master may take to reach a state the scenario waits for. */
     private static final Duration ROLE_TIMEOUT = Duration.ofSeconds(60);
-    static final Path RAW_BENCH = HostProcess.ROOT.resolve("plugin-mooncake/target/native-build/kvtier_raw_bench");
-    private static final Path KVTIER = HostProcess.ROOT.resolve("host-sample/bin/kvtier");
+    static final Path RAW_BENCH = Artifacts.RAW_BENCH;
+    private static final Path KVTIER = HostProcess.ROOT.resolve("cli/bin/kvtier");
     private static final long NODE_SEGMENT = 512L << 20;
     /** Seconds of the start that warm up (JIT, connections) and are not part of "before". */
     private static final double WARM_UP = 5;

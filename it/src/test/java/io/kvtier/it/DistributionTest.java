@@ -10,8 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** kvtier-<version>.tar.gz, unpacked away from the source tree, runs as it is. */
 class DistributionTest {
-    static final Path TARBALL = HostProcess.ROOT.resolve("host-sample/target/kvtier-"
-            + System.getProperty("kvtier.version", "0.1.0-SNAPSHOT") + ".tar.gz");
+    static final Path TARBALL = Artifacts.TARBALL;
 
     @Test
     void theUnpackedDistributionHasItsLayoutAndRunsTheWorkload(@TempDir Path dir) throws Exception {

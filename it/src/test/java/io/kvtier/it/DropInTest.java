@@ -12,8 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The plugin jar, dropped into a host that knows nothing else of it, in a separate JVM. */
 class DropInTest {
-    static final Path TEST_DOUBLE = HostProcess.ROOT.resolve(
-            "plugin-mooncake/target/native-testdouble/libkvtier_mooncake_testdouble.so");
+    static final Path TEST_DOUBLE = Artifacts.TEST_DOUBLE;
 
     @Test
     void theDroppedInPluginListsItsType(@TempDir Path dir) throws Exception {

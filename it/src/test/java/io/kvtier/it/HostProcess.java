@@ -18,8 +18,7 @@ import java.util.stream.Stream;
  */
 final class HostProcess {
     static final Path ROOT = Path.of(System.getProperty("kvtier.root", "..")).toAbsolutePath().normalize();
-    static final Path PLUGIN_JAR = ROOT.resolve("plugin-mooncake/target/kvtier-plugin-mooncake-"
-            + System.getProperty("kvtier.version", "0.1.0-SNAPSHOT") + ".jar");
+    static final Path PLUGIN_JAR = Artifacts.PLUGIN_JAR;
     private static final long TIMEOUT_SECONDS = 120;
 
     record Result(int exit, String out, String err) {}
@@ -50,14 +49,13 @@ final class HostProcess {
 
     /** Lays out a host under {@code dir}, with {@code plugins} copied into its plugins/ folder. */
     static HostProcess install(Path dir, Path... plugins) throws IOException {
-        Path hostTarget = ROOT.resolve("host-sample/target");
         Files.createDirectories(dir.resolve("bin"));
         Files.createDirectories(dir.resolve("target/lib"));
         Files.createDirectories(dir.resolve("plugins"));
-        Path script = Files.copy(ROOT.resolve("host-sample/bin/kvtier"), dir.resolve("bin/kvtier"));
+        Path script = Files.copy(ROOT.resolve("cli/bin/kvtier"), dir.resolve("bin/kvtier"));
         script.toFile().setExecutable(true);
-        Files.copy(hostTarget.resolve("kvtier-host-sample.jar"), dir.resolve("target/kvtier-host-sample.jar"));
-        try (Stream<Path> libs = Files.list(hostTarget.resolve("lib"))) {
+        Files.copy(Artifacts.CLI_JAR, dir.resolve("target/kvtier-cli.jar"));
+        try (Stream<Path> libs = Files.list(Artifacts.CLI_LIB)) {
             for (Path lib : libs.toList()) {
                 Files.copy(lib, dir.resolve("target/lib").resolve(lib.getFileName()));
             }

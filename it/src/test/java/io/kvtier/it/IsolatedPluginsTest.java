@@ -35,7 +35,7 @@ class IsolatedPluginsTest {
     void anIsolatedPluginSeesNothingOfTheHostButTheContract(@TempDir Path dir) throws Exception {
         // Typesafe Config is on the host's class path, where the host library reads declarations with it.
         Path config;
-        try (Stream<Path> libs = Files.list(HostProcess.ROOT.resolve("host-sample/target/lib"))) {
+        try (Stream<Path> libs = Files.list(Artifacts.CLI_LIB)) {
             config = libs.filter(p -> p.getFileName().toString().startsWith("config-")).findFirst().orElseThrow();
         }
         Path plugin = PluginJars.plugin(dir.resolve("build/p"), "plugin_p",

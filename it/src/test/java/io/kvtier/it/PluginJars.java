@@ -17,8 +17,7 @@ import javax.tools.ToolProvider;
 
 /** Builds small plugin and library jars at test time, compiled against nothing but what is named. */
 final class PluginJars {
-    static final Path SPI_JAR = HostProcess.ROOT.resolve("spi/target/kvtier-spi-"
-            + System.getProperty("kvtier.version", "0.1.0-SNAPSHOT") + ".jar");
+    static final Path SPI_JAR = Artifacts.SPI_JAR;
 
     private PluginJars() {}
 

@@ -39,7 +39,7 @@ class RealNodeLossTest {
     private static final int CHUNK = 64 << 10;
     private static final int OBJECTS = 96;
     private static final int CLIENT_TTL_SECONDS = 3;
-    private static final Path RAW_BENCH = HostProcess.ROOT.resolve("plugin-mooncake/target/native-build/kvtier_raw_bench");
+    private static final Path RAW_BENCH = Artifacts.RAW_BENCH;
 
     @TempDir
     Path logs;

@@ -39,8 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RealObjectChecksumTest {
     private static final int SIZE = 64 << 10;
     private static final Pattern BUFFER_ADDRESS = Pattern.compile("\"buffer_address_\":(\\d+)");
-    private static final Path CHECKSUM_BENCH = HostProcess.ROOT.resolve(
-            "plugin-mooncake/target/native-build/kvtier_checksum_bench");
+    private static final Path CHECKSUM_BENCH = Artifacts.CHECKSUM_BENCH;
 
     /** The connector's CRC must be Mooncake's, or Mooncake's own clients would reject what kvtier stores. */
     @Test

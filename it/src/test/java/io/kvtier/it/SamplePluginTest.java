@@ -9,8 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The sample plugin project's jar, dropped into a host as a plugin of its own, runs the workload. */
 class SamplePluginTest {
-    static final Path SAMPLE_JAR = HostProcess.ROOT.resolve(
-            "examples/sample-plugin/target/kvtier-sample-plugin-1.0.0-SNAPSHOT.jar");
+    static final Path SAMPLE_JAR = Artifacts.SAMPLE_PLUGIN_JAR;
 
     @Test
     void theSamplePluginLoadsIsolatedAndPassesTheWorkload(@TempDir Path dir) throws Exception {

@@ -1,0 +1,153 @@
+// The storage nodes one client has met, by id (0, 1, ... in the order met), with the transfers
+// running from each and whether the client avoids it. Mechanism only: which node to avoid is
+// decided in Java (io.kvtier.mooncake.health.StorageNodes) from what kvt_load reports and kvt_node_reads
+// shows, and told through kvt_avoid_node.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "socket_aids.h"
+
+class Nodes {
+  public:
+    int id(const std::string &endpoint) {
+        std::lock_guard<std::mutex> lock(mu_);
+        auto found = ids_.find(endpoint);
+        if (found != ids_.end()) return found->second;
+        const int id = static_cast<int>(nodes_.size());
+        nodes_.push_back(Node{endpoint, next_hearing_index_.fetch_add(1), false, {}});
+        ids_.emplace(endpoint, id);
+        return id;
+    }
+
+    // The endpoint of node `id`; empty for an id never given.
+    std::string name(int id) {
+        std::lock_guard<std::mutex> lock(mu_);
+        return known(id) ? nodes_[id].endpoint : std::string();
+    }
+
+    // The node's process-wide index, by which its bytes are heard (kvt_hearing::ReadingFrom).
+    int hearing_index(int id) {
+        std::lock_guard<std::mutex> lock(mu_);
+        return known(id) ? nodes_[id].hearing_index : -1;
+    }
+
+    // One transfer from node `id`, shown by reads() while it lives.
+    class Transfer {
+      public:
+        Transfer(Nodes &nodes, int id) : nodes_(nodes) {
+            std::lock_guard<std::mutex> lock(nodes_.mu_);
+            run_ = nodes_.next_run_++;
+            nodes_.running_.emplace(run_, Running{id, kvt_hearing::now_ms()});
+        }
+        ~Transfer() {
+            std::lock_guard<std::mutex> lock(nodes_.mu_);
+            nodes_.running_.erase(run_);
+        }
+        Transfer(const Transfer &) = delete;
+        Transfer &operator=(const Transfer &) = delete;
+
+      private:
+        Nodes &nodes_;
+        uint64_t run_;
+    };
+
+    bool avoided(const std::string &endpoint) {
+        std::lock_guard<std::mutex> lock(mu_);
+        auto it = ids_.find(endpoint);
+        return it != ids_.end() && nodes_[it->second].avoided;
+    }
+
+    // False for an id never given.
+    bool avoid(int id, bool avoid) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!known(id)) return false;
+        nodes_[id].avoided = avoid;
+        return true;
+    }
+
+    // Whether `address` (in the connect guard's form) is a data address of a node avoided.
+    bool avoids_address(const std::string &address) {
+        std::lock_guard<std::mutex> lock(mu_);
+        for (const auto &node : nodes_)
+            if (node.avoided && std::find(node.data_address.begin(), node.data_address.end(), address) !=
+                                    node.data_address.end())
+                return true;
+        return false;
+    }
+
+    // The node's data address, learned once, from a read that reached it.
+    void learn_address(int id, const std::vector<std::string> &address) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (known(id) && nodes_[id].data_address.empty()) nodes_[id].data_address = address;
+    }
+
+    // While some node is avoided: the others, each once, starting one further on every call so
+    // that the first preference does not take every first replica. Empty while none is avoided.
+    std::vector<std::string> preferred_while_some_avoided() {
+        std::lock_guard<std::mutex> lock(mu_);
+        std::vector<std::string> preferred;
+        bool some_avoided = false;
+        for (const auto &node : nodes_) {
+            if (node.avoided) some_avoided = true;
+            else preferred.push_back(node.endpoint);
+        }
+        if (!some_avoided || preferred.empty()) return {};
+        std::rotate(preferred.begin(), preferred.begin() + (rotation_++ % preferred.size()), preferred.end());
+        return preferred;
+    }
+
+    struct Reads {
+        int32_t running = 0;     // transfers running from the node now
+        int64_t oldest_ms = 0;   // how long the oldest of them has run; 0 when none runs
+        int64_t quiet_ms = -1;   // since bytes last came from the node; -1 when none ever did
+    };
+
+    // Per node id, now.
+    std::vector<Reads> reads() {
+        const int64_t now = kvt_hearing::now_ms();
+        std::lock_guard<std::mutex> lock(mu_);
+        std::vector<Reads> out(nodes_.size());
+        for (const auto &[run, r] : running_) {
+            auto &reads = out[r.node];
+            ++reads.running;
+            reads.oldest_ms = std::max(reads.oldest_ms, now - r.start_ms);
+        }
+        for (size_t id = 0; id < nodes_.size(); ++id) {
+            const int64_t heard = kvt_hearing::last_heard_ms(nodes_[id].hearing_index);
+            out[id].quiet_ms = heard == 0 ? -1 : std::max<int64_t>(0, now - heard);
+        }
+        return out;
+    }
+
+  private:
+    struct Node {
+        std::string endpoint;
+        int hearing_index;
+        bool avoided = false;
+        std::vector<std::string> data_address;  // empty until learned
+    };
+    struct Running {
+        int node;
+        int64_t start_ms;
+    };
+
+    bool known(int id) const { return id >= 0 && static_cast<size_t>(id) < nodes_.size(); }
+
+    // Hearing indexes are the process's: bytes are heard by index, whichever client reads them.
+    static inline std::atomic<int> next_hearing_index_{0};
+
+    std::mutex mu_;
+    std::vector<Node> nodes_;
+    std::unordered_map<std::string, int> ids_;
+    std::map<uint64_t, Running> running_;
+    uint64_t next_run_ = 1;
+    size_t rotation_ = 0;
+};

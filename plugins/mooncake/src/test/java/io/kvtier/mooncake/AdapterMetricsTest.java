@@ -1,0 +1,74 @@
+package io.kvtier.mooncake;
+
+import static io.kvtier.mooncake.Fixtures.await;
+import static io.kvtier.mooncake.Fixtures.filled;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.codahale.metrics.MetricRegistry;
+import io.kvtier.spi.ObjectKey;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class AdapterMetricsTest {
+    private final MetricRegistry metrics = new MetricRegistry();
+
+    @Test
+    void twoInstancesInOneJvmKeepDistinctMetrics() {
+        MooncakeStoreProvider provider = TestDouble.provider();
+        try (MooncakeStoreAdapter a = TestDouble.create(provider, TestDouble.body(), TestDouble.context("a", metrics, Optional.empty()));
+             MooncakeStoreAdapter b = TestDouble.create(provider, TestDouble.body("per_op_workers", Map.of("lookup", 1)),
+                     TestDouble.context("b", metrics, Optional.empty()))) {
+            List<ObjectKey> keys = Fixtures.keys(0, 4);
+            OffHeapRegion region = new OffHeapRegion(4 * 2048);
+            await(a.store(keys, filled(region, 4, 0)));
+            await(a.lookupAndLock(Fixtures.keys(0, 6)));
+            await(a.load(keys, filled(region, 4, 0)));
+            await(b.lookupAndLock(keys));
+
+            assertThat(metrics.getTimers().get("kvtier.l2.a.store").getCount()).isEqualTo(1);
+            assertThat(metrics.getTimers().get("kvtier.l2.b.store").getCount()).isZero();
+            assertThat(metrics.getTimers().get("kvtier.l2.a.lookup").getCount()).isEqualTo(1);
+            assertThat(metrics.getTimers().get("kvtier.l2.a.load").getCount()).isEqualTo(1);
+            assertThat(metrics.getTimers().get("kvtier.l2.b.lookup").getCount()).isEqualTo(1);
+            assertThat(metrics.getMeters().get("kvtier.l2.a.bytes_stored").getCount()).isEqualTo(4 * 2048);
+            assertThat(metrics.getMeters().get("kvtier.l2.a.bytes_loaded").getCount()).isEqualTo(4 * 2048);
+            assertThat(metrics.getCounters().get("kvtier.l2.a.hits").getCount()).isEqualTo(4);
+            assertThat(metrics.getCounters().get("kvtier.l2.a.misses").getCount()).isEqualTo(2);
+            assertThat(metrics.getCounters().get("kvtier.l2.b.misses").getCount()).isEqualTo(4);
+            assertThat(metrics.getCounters().get("kvtier.l2.a.errors").getCount()).isZero();
+            assertThat(metrics.getGauges()).containsOnlyKeys(
+                    "kvtier.l2.a.lane.shared.queue_depth", "kvtier.l2.a.l1.registered_bytes",
+                    "kvtier.l2.b.lane.lookup.queue_depth", "kvtier.l2.b.lane.shared.queue_depth",
+                    "kvtier.l2.b.l1.registered_bytes", "kvtier.l2.a.healthy", "kvtier.l2.b.healthy",
+                    "kvtier.l2.a.lane.abandoned_calls", "kvtier.l2.b.lane.abandoned_calls");
+            assertThat(metrics.getGauges().get("kvtier.l2.a.healthy").getValue()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void errorsCountFailedKeysAndFailedBatches() {
+        ObjectKey failing = TestDouble.key(1);
+        try (MooncakeStoreAdapter adapter = TestDouble.create(TestDouble.provider(),
+                TestDouble.body("testdouble_fail_keys", failing.wireString(), "testdouble_fail_batch", "remove"),
+                TestDouble.context("e", metrics, Optional.empty()))) {
+            await(adapter.lookupAndLock(Fixtures.keys(0, 3)));
+            assertThat(metrics.getCounters().get("kvtier.l2.e.errors").getCount()).isEqualTo(1);
+            assertThatThrownBy(() -> await(adapter.delete(Fixtures.keys(0, 3))));
+            assertThat(metrics.getCounters().get("kvtier.l2.e.errors").getCount()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void aClashingPrefixIsAnError() {
+        MooncakeStoreProvider provider = TestDouble.provider();
+        try (MooncakeStoreAdapter a = TestDouble.create(provider, TestDouble.body(), TestDouble.context("same", metrics, Optional.empty()))) {
+            assertThatThrownBy(() -> TestDouble.create(provider, TestDouble.body(), TestDouble.context("same", metrics, Optional.empty())))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("metric prefixes must be unique");
+            assertThat(a.status()).containsEntry("is_healthy", true);
+        }
+    }
+}
