@@ -77,6 +77,7 @@ struct Locations {
         uint64_t size = 0;               // the object's size
         std::vector<std::string> nodes;  // the endpoint of each complete memory replica
         bool elsewhere = false;          // replicas outside memory only: batch_get_into reads it
+        bool checksum = true;            // the object carries its checksum
 #ifndef KVTIER_TESTDOUBLE
         std::vector<size_t> replica;     // nodes[r] is query_results[...].replicas[replica[r]]
 #endif
@@ -89,6 +90,15 @@ struct Locations {
 #endif
 };
 
+// Whether Mooncake checks objects' checksums in this process (the double always does).
+inline bool checks_objects() {
+#ifdef KVTIER_TESTDOUBLE
+    return true;
+#else
+    return mooncake::Environ::Get().GetStoreChecksumEnabled();
+#endif
+}
+
 inline Locations locate(mooncake::RealClient &client, const std::vector<std::string> &keys) {
     Locations out;
 #ifdef KVTIER_TESTDOUBLE
@@ -100,26 +110,18 @@ inline Locations locate(mooncake::RealClient &client, const std::vector<std::str
         key.size = got[i].size;
         key.nodes = std::move(got[i].nodes);
         key.elsewhere = key.error == 0 && key.nodes.empty();
+        key.checksum = got[i].checksum;
     }
 #else
     out.raw = client.client_->BatchQuery(keys);
     out.keys.resize(out.raw.size());  // a wrong count fails the batch (the connector checks it)
-    const bool checksums = mooncake::Environ::Get().GetStoreChecksumEnabled();
     for (size_t i = 0; i < out.raw.size(); ++i) {
         auto &key = out.keys[i];
         if (!out.raw[i]) {
             key.error = static_cast<int64_t>(out.raw[i].error());
             continue;
         }
-        // With checksums on, every object kvtier stores has one. One without it came from a master
-        // promoted from a snapshot, whose restore drops checksums at this commit, and whose stale
-        // metadata may point at memory that later objects reuse: Mooncake skips the check and
-        // returns their bytes. A miss instead, and removed so that the next store replaces it.
-        if (checksums && !out.raw[i]->object_checksum.has_value()) {
-            key.error = static_cast<int64_t>(mooncake::ErrorCode::OBJECT_NOT_FOUND);
-            out.unverifiable.push_back(keys[i]);
-            continue;
-        }
+        key.checksum = out.raw[i]->object_checksum.has_value();
         const auto &replicas = out.raw[i]->replicas;
         for (size_t r = 0; r < replicas.size(); ++r) {
             if (!replicas[r].is_memory_replica()) continue;
@@ -132,21 +134,32 @@ inline Locations locate(mooncake::RealClient &client, const std::vector<std::str
         key.elsewhere = key.nodes.empty();
     }
 #endif
+    // With checksums on, every object kvtier stores has one. One without it came from a master
+    // promoted from a snapshot, whose restore drops checksums at this commit, and whose stale
+    // metadata may point at memory that later objects reuse: Mooncake skips the check and returns
+    // their bytes. A miss instead, and removed (forget_unverifiable) so the next store replaces it.
+    if (checks_objects()) {
+        for (size_t i = 0; i < out.keys.size(); ++i) {
+            auto &key = out.keys[i];
+            if (key.error == 0 && !key.checksum) {
+                key.error = static_cast<int64_t>(mooncake::ErrorCode::OBJECT_NOT_FOUND);
+                out.unverifiable.push_back(keys[i]);
+            }
+        }
+    }
     return out;
 }
 
 // Removes the objects locate() found unverifiable; best effort, as a later read finds them again.
 inline void forget_unverifiable(mooncake::RealClient &client, const Locations &where) {
+    if (where.unverifiable.empty()) return;
 #ifdef KVTIER_TESTDOUBLE
-    (void)client;
-    (void)where;
+    client.batchRemove(where.unverifiable, true);
 #else
-    if (!where.unverifiable.empty()) {
-        LOG(WARNING) << "kvtier: " << where.unverifiable.size()
-                     << " object(s) without a checksum, as a master restored from a snapshot has them: "
-                        "reported missing and removed, the first " << where.unverifiable.front();
-        client.client_->BatchRemove(where.unverifiable, true);
-    }
+    LOG(WARNING) << "kvtier: " << where.unverifiable.size()
+                 << " object(s) without a checksum, as a master restored from a snapshot has them: "
+                    "reported missing and removed, the first " << where.unverifiable.front();
+    client.client_->BatchRemove(where.unverifiable, true);
 #endif
 }
 

@@ -30,6 +30,8 @@
 //                                         still delivers: at the end of the client's next read
 //                                         call, 0xEE bytes land in that first read's buffer (as
 //                                         Mooncake's did on a flapping link).
+//   testdouble_unchecked_keys=<k1,...>   these keys' objects carry no checksum, as those a
+//                                         master restored from a snapshot have.
 //   testdouble_master_down_while=<path>   while a file exists at <path>, the master is
 //                                         "down": health_check says unreachable and every
 //                                         key of every batch gets RPC_FAIL (-900).
@@ -224,6 +226,8 @@ ExpectedVoid RealClient::setup_internal(const ConfigDict &config) {
             if (nodes_.empty()) return bad("a list of node names");
         } else if (key == "testdouble_local_node") {
             local_node_ = value;
+        } else if (key == "testdouble_unchecked_keys") {
+            for (auto &k : split_csv(value)) unchecked_keys_.insert(k);
         } else if (key == "testdouble_corrupt_node") {
             corrupt_node_ = value;
         } else if (key == "testdouble_silent_nodes_file") {
@@ -423,6 +427,7 @@ std::vector<Location> RealClient::testdouble_locate(const std::vector<std::strin
             continue;
         }
         out[i].size = it->second.size();
+        out[i].checksum = unchecked_keys_.count(keys[i]) == 0;
         auto where = store_->replicas.find(keys[i]);
         if (where != store_->replicas.end()) out[i].nodes = where->second;
     }

@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -91,6 +92,7 @@ struct Location {
     int64_t error = 0;               // < 0: the query's error code
     uint64_t size = 0;
     std::vector<std::string> nodes;  // one transfer endpoint per replica
+    bool checksum = true;            // the object carries its checksum (testdouble_unchecked_keys)
 };
 }  // namespace testdouble
 
@@ -163,6 +165,7 @@ class RealClient {
     std::string silent_nodes_file_;   // written only during setup
     std::string local_node_;          // written only during setup
     std::string corrupt_node_;        // written only during setup
+    std::set<std::string> unchecked_keys_;  // written only during setup
     std::string calls_file_;          // written only during setup
     int64_t serial_ = 0;              // written only during setup
     mutable std::unordered_set<std::string> fail_once_keys_;

@@ -210,6 +210,23 @@ class RoundTripTest {
     }
 
     @Test
+    void anObjectWithoutAChecksumIsAMissAndIsRemovedSoThatTheNextStoreReplacesIt() {
+        // A master restored from a snapshot has such objects, pointing at memory others reuse.
+        ObjectKey unchecked = TestDouble.key(1);
+        MooncakeStoreAdapter adapter = adapter("testdouble_unchecked_keys", unchecked.wireString());
+        OffHeapRegion src = new OffHeapRegion(3 * SIZE);
+        assertThat(await(adapter.store(keys(0, 3), filled(src, 3, 0))).results()).containsOnly(KeyResult.OK);
+        assertThat(await(adapter.lookupAndLock(keys(0, 3))).results()).containsOnly(KeyResult.OK);
+        adapter.unlock(keys(0, 3));
+
+        BatchResult loaded = await(adapter.load(keys(0, 3), empty(new OffHeapRegion(3 * SIZE), 3)));
+        assertThat(loaded.results()).containsExactly(KeyResult.OK, KeyResult.MISSING, KeyResult.OK);
+        assertThat(await(adapter.lookupAndLock(keys(0, 3))).results())
+                .as("the unverifiable object was removed").containsExactly(KeyResult.OK, KeyResult.MISSING, KeyResult.OK);
+        adapter.unlock(keys(0, 3));
+    }
+
+    @Test
     void perKeyStoreFailureFailsOnlyThatKey() {
         ObjectKey failing = TestDouble.key(2);
         MooncakeStoreAdapter adapter = adapter("testdouble_fail_keys", failing.wireString());
