@@ -38,7 +38,6 @@ set(KVTIER_AIDS
 
 set(KVTIER_AID_NAMES)
 set(KVTIER_WRAPPED_SYMBOLS)
-set(KVTIER_LIBC_WRAPS)  # not Mooncake's own symbols: the test double links these too
 foreach(_aid IN LISTS KVTIER_AIDS)
   string(REPLACE ":" ";" _parts "${_aid}")
   list(GET _parts 0 _name)
@@ -46,7 +45,4 @@ foreach(_aid IN LISTS KVTIER_AIDS)
   string(REPLACE "," ";" _symbols "${_symbols}")
   list(APPEND KVTIER_AID_NAMES ${_name})
   list(APPEND KVTIER_WRAPPED_SYMBOLS ${_symbols})
-  if(NOT _symbols MATCHES "^_Z")
-    list(APPEND KVTIER_LIBC_WRAPS ${_symbols})
-  endif()
 endforeach()
