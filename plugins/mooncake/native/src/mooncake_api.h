@@ -83,7 +83,7 @@ struct Locations {
 #endif
     };
     std::vector<Key> keys;
-    // Keys reported missing because they cannot be verified (see locate); removed by forget().
+    // Keys reported missing because they cannot be verified (see locate); forget_unverifiable removes them.
     std::vector<std::string> unverifiable;
 #ifndef KVTIER_TESTDOUBLE
     std::vector<tl::expected<mooncake::QueryResult, mooncake::ErrorCode>> raw;
