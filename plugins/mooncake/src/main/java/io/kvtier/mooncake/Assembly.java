@@ -8,6 +8,7 @@ import io.kvtier.mooncake.binding.MooncakeClient;
 import io.kvtier.mooncake.binding.NativeAbi.MooncakeNative;
 import io.kvtier.mooncake.config.MooncakeStoreConfig;
 import io.kvtier.mooncake.deadline.BatchDeadline;
+import io.kvtier.mooncake.deadline.ExpiryQueue;
 import io.kvtier.mooncake.health.MasterHealth;
 import io.kvtier.mooncake.health.NodeWatch;
 import io.kvtier.mooncake.health.StorageNodes;
@@ -25,7 +26,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -91,8 +91,8 @@ final class Assembly {
         AdapterMetrics metrics = new AdapterMetrics(context);
         onRelease(metrics::close);
         // Up until every batch is complete: a batch still running when close() began gets its deadline.
-        ScheduledThreadPoolExecutor deadlineTimer = BatchDeadline.timer(name);
-        onRelease(deadlineTimer::shutdownNow);
+        ExpiryQueue expiries = new ExpiryQueue(name, config.bounds().batchTimeout());
+        onRelease(expiries::close);
         // A batch whose native call outlived the drain would otherwise never complete.
         Set<LaneTask> inFlight = ConcurrentHashMap.newKeySet();
         onRelease(() -> inFlight.forEach(task -> task.fail(MooncakeStoreAdapter.closedError(name))));
@@ -132,7 +132,7 @@ final class Assembly {
                 config.bounds().suspectAfter().toMillis(), timings, System::nanoTime, nodeWatch);
         NativeBatches batches = new NativeBatches(client, config, new TransientRetry(health, metrics),
                 new CapacityRetry(metrics), new NativeResults(usage, locks, metrics), registration, storageNodes);
-        BatchDeadline deadline = new BatchDeadline(name, config.bounds().batchTimeout(), lanes, metrics, deadlineTimer);
+        BatchDeadline deadline = new BatchDeadline(name, config.bounds().batchTimeout(), lanes, metrics, expiries);
         MooncakeStoreAdapter adapter = new MooncakeStoreAdapter(name, config, registration, lanes, health, storageNodes,
                 metrics, usage, locks, batches, deadline, inFlight, this);
 

@@ -12,13 +12,10 @@ import io.kvtier.spi.ObjectKey;
 import io.kvtier.toolkit.BatchOutcome;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * The {@code batch_timeout_ms} of one instance: one timer thread completes a batch at its deadline,
+ * The {@code batch_timeout_ms} of one instance: its {@link ExpiryQueue} completes a batch at its deadline,
  * unless it completed before, with a transient error for each key, and gives up the lane thread
  * stuck in its native call. A store or delete that outlives its batch leaves its keys in doubt
  * ({@link KeysInDoubt}) until the native call returns; a store or delete of such a key is refused.
@@ -29,28 +26,16 @@ public final class BatchDeadline {
     private final WorkerLanes lanes;
     private final AdapterMetrics metrics;
     private final KeysInDoubt keysInDoubt = new KeysInDoubt();
-    private final ScheduledThreadPoolExecutor timer;
+    private final ExpiryQueue expiries;
 
-    /** @param timer from {@link #timer}; its owner shuts it down once no batch is in flight */
+    /** @param expiries with the same timeout; its owner closes it once no batch is in flight */
     public BatchDeadline(String instanceName, Duration timeout, WorkerLanes lanes, AdapterMetrics metrics,
-                  ScheduledThreadPoolExecutor timer) {
+                  ExpiryQueue expiries) {
         this.instanceName = instanceName;
         this.timeout = timeout;
         this.lanes = lanes;
         this.metrics = metrics;
-        this.timer = timer;
-    }
-
-    /** The instance's one deadline thread. */
-    public static ScheduledThreadPoolExecutor timer(String instanceName) {
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, task -> {
-            Thread thread = new Thread(task, "kvtier-" + instanceName + "-deadline");
-            thread.setDaemon(true);
-            return thread;
-        });
-        // A batch that completes in time cancels its expiry; it must not stay queued for the whole timeout.
-        timer.setRemoveOnCancelPolicy(true);
-        return timer;
+        this.expiries = expiries;
     }
 
     public Duration timeout() {
@@ -79,9 +64,8 @@ public final class BatchDeadline {
 
     /** Completes {@code task}, which starts now, at its deadline, unless it completed before. */
     public void arm(Lane lane, LaneTask task, List<ObjectKey> keys, CheckedBuffers batch) {
-        ScheduledFuture<?> pending = timer.schedule(() -> expire(lane, task, keys, batch), timeout.toNanos(),
-                TimeUnit.NANOSECONDS);
-        task.future().whenComplete((result, error) -> pending.cancel(false));
+        ExpiryQueue.Expiry pending = expiries.arm(() -> expire(lane, task, keys, batch));
+        task.future().whenComplete((result, error) -> pending.cancel());
     }
 
     private void expire(Lane lane, LaneTask task, List<ObjectKey> keys, CheckedBuffers batch) {
