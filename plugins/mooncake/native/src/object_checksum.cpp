@@ -41,7 +41,7 @@ void set_register(mooncake::CrcChecksum &checksum, uint64_t target) {
 }
 
 // x^n mod P, for n >= 64.
-uint64_t x_to_the(unsigned n) {
+constexpr uint64_t x_to_the(unsigned n) {
     uint64_t r = kPolynomial;  // x^64 mod P
     for (unsigned i = 64; i < n; ++i) r = (r << 1) ^ ((r >> 63) != 0 ? kPolynomial : 0);
     return r;
@@ -54,28 +54,19 @@ uint64_t mooncakes(uint64_t crc, const uint8_t *p, size_t n) {
     return checksum.Finalize();
 }
 
-// Multiplying a 128-bit remainder by x^n: its high half by x^(n+64), its low half by x^n.
-struct Multipliers {
-    __m128i by2048, by1536, by1024, by512, by384, by256, by128;
-};
-
-__m128i times_x_to_the(unsigned n) {
-    return _mm_set_epi64x(static_cast<long long>(x_to_the(n + 64)), static_cast<long long>(x_to_the(n)));
+// Multiplying a 128-bit remainder by x^n: its high half by x^(n+64), its low half by x^n (constants).
+template <unsigned n>
+__m128i by_x_to_the() {
+    constexpr uint64_t high = x_to_the(n + 64), low = x_to_the(n);
+    return _mm_set_epi64x(static_cast<long long>(high), static_cast<long long>(low));
 }
 
-const Multipliers &multipliers() {
-    static const Multipliers m{times_x_to_the(2048), times_x_to_the(1536), times_x_to_the(1024),
-                               times_x_to_the(512),  times_x_to_the(384),  times_x_to_the(256),
-                               times_x_to_the(128)};
-    return m;
-}
+// 16 bytes as a polynomial: the first byte's top bit is the highest coefficient.
+__m128i byte_order() { return _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); }
 
 #define KVT_FOLDING __attribute__((target("pclmul,ssse3")))
 
-// 16 bytes as a polynomial: the first byte's top bit is the highest coefficient.
-KVT_FOLDING __m128i big_endian(__m128i v) {
-    return _mm_shuffle_epi8(v, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-}
+KVT_FOLDING __m128i big_endian(__m128i v) { return _mm_shuffle_epi8(v, byte_order()); }
 
 KVT_FOLDING __m128i load(const uint8_t *p) {
     return big_endian(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
@@ -85,15 +76,19 @@ KVT_FOLDING __m128i times(__m128i a, __m128i by) {
     return _mm_xor_si128(_mm_clmulepi64_si128(a, by, 0x11), _mm_clmulepi64_si128(a, by, 0x00));
 }
 
+// Four remainders, of every fourth 16 bytes, as one.
+KVT_FOLDING __m128i joined(__m128i a0, __m128i a1, __m128i a2, __m128i a3) {
+    return _mm_xor_si128(_mm_xor_si128(times(a0, by_x_to_the<384>()), times(a1, by_x_to_the<256>())),
+                         _mm_xor_si128(times(a2, by_x_to_the<128>()), a3));
+}
+
 #define KVT_WIDE_FOLDING __attribute__((target("pclmul,ssse3,avx512f,avx512bw,vpclmulqdq")))
 
 // The same on 64 bytes at a time: four 128-bit remainders in each 512-bit register.
 KVT_WIDE_FOLDING __m512i wide(__m128i by) { return _mm512_maskz_broadcast_i32x4(0xFFFF, by); }
 
 KVT_WIDE_FOLDING __m512i load_wide(const uint8_t *p) {
-    const __m512i order =
-        _mm512_maskz_broadcast_i32x4(0xFFFF, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    return _mm512_shuffle_epi8(_mm512_loadu_si512(p), order);
+    return _mm512_shuffle_epi8(_mm512_loadu_si512(p), wide(byte_order()));
 }
 
 KVT_WIDE_FOLDING __m512i times_wide(__m512i a, __m512i by) {
@@ -103,8 +98,7 @@ KVT_WIDE_FOLDING __m512i times_wide(__m512i a, __m512i by) {
 // n >= 256: folds 256 bytes at a time into four registers, sixteen remainders in all, then those
 // into one, which it returns; p and n move past the bytes folded.
 KVT_WIDE_FOLDING __m128i folded_wide(__m128i start, const uint8_t *&p, size_t &n) {
-    const Multipliers &t = multipliers();
-    const __m512i by2048 = wide(t.by2048);
+    const __m512i by2048 = wide(by_x_to_the<2048>());
     __m512i a0 = _mm512_xor_si512(load_wide(p), _mm512_zextsi128_si512(start));
     __m512i a1 = load_wide(p + 64), a2 = load_wide(p + 128), a3 = load_wide(p + 192);
     for (p += 256, n -= 256; n >= 256; p += 256, n -= 256) {
@@ -114,18 +108,16 @@ KVT_WIDE_FOLDING __m128i folded_wide(__m128i start, const uint8_t *&p, size_t &n
         a3 = _mm512_xor_si512(times_wide(a3, by2048), load_wide(p + 192));
     }
     const __m512i a = _mm512_xor_si512(
-        _mm512_xor_si512(times_wide(a0, wide(t.by1536)), times_wide(a1, wide(t.by1024))),
-        _mm512_xor_si512(times_wide(a2, wide(t.by512)), a3));
-    const __m128i r0 = _mm512_maskz_extracti32x4_epi32(0xF, a, 0), r1 = _mm512_maskz_extracti32x4_epi32(0xF, a, 1),
-                  r2 = _mm512_maskz_extracti32x4_epi32(0xF, a, 2), r3 = _mm512_maskz_extracti32x4_epi32(0xF, a, 3);
-    return _mm_xor_si128(_mm_xor_si128(times(r0, t.by384), times(r1, t.by256)),
-                         _mm_xor_si128(times(r2, t.by128), r3));
+        _mm512_xor_si512(times_wide(a0, wide(by_x_to_the<1536>())), times_wide(a1, wide(by_x_to_the<1024>()))),
+        _mm512_xor_si512(times_wide(a2, wide(by_x_to_the<512>())), a3));
+    return joined(_mm512_maskz_extracti32x4_epi32(0xF, a, 0), _mm512_maskz_extracti32x4_epi32(0xF, a, 1),
+                  _mm512_maskz_extracti32x4_epi32(0xF, a, 2), _mm512_maskz_extracti32x4_epi32(0xF, a, 3));
 }
 
 // n >= 16. Four remainders, of every fourth block, keep the multiplier busy; sixteen when the CPU
 // has 512-bit carry-less multiplication.
 KVT_FOLDING uint64_t folded(uint64_t crc, const uint8_t *p, size_t n, bool wide) {
-    const Multipliers &t = multipliers();
+    const __m128i by512 = by_x_to_the<512>(), by128 = by_x_to_the<128>();
     const __m128i start = _mm_set_epi64x(static_cast<long long>(crc), 0);  // enters as the first 8 bytes
     __m128i a;
     if (wide && n >= 256) {
@@ -133,26 +125,32 @@ KVT_FOLDING uint64_t folded(uint64_t crc, const uint8_t *p, size_t n, bool wide)
     } else if (n >= 64) {
         __m128i a0 = _mm_xor_si128(load(p), start), a1 = load(p + 16), a2 = load(p + 32), a3 = load(p + 48);
         for (p += 64, n -= 64; n >= 64; p += 64, n -= 64) {
-            a0 = _mm_xor_si128(times(a0, t.by512), load(p));
-            a1 = _mm_xor_si128(times(a1, t.by512), load(p + 16));
-            a2 = _mm_xor_si128(times(a2, t.by512), load(p + 32));
-            a3 = _mm_xor_si128(times(a3, t.by512), load(p + 48));
+            a0 = _mm_xor_si128(times(a0, by512), load(p));
+            a1 = _mm_xor_si128(times(a1, by512), load(p + 16));
+            a2 = _mm_xor_si128(times(a2, by512), load(p + 32));
+            a3 = _mm_xor_si128(times(a3, by512), load(p + 48));
         }
-        a = _mm_xor_si128(_mm_xor_si128(times(a0, t.by384), times(a1, t.by256)),
-                          _mm_xor_si128(times(a2, t.by128), a3));
+        a = joined(a0, a1, a2, a3);
     } else {
         a = _mm_xor_si128(load(p), start);
         p += 16;
         n -= 16;
     }
-    for (; n >= 16; p += 16, n -= 16) a = _mm_xor_si128(times(a, t.by128), load(p));
+    for (; n >= 16; p += 16, n -= 16) a = _mm_xor_si128(times(a, by128), load(p));
     alignas(16) uint8_t remainder[16];
     _mm_store_si128(reinterpret_cast<__m128i *>(remainder), big_endian(a));
     return mooncakes(mooncakes(0, remainder, 16), p, n);
 }
 
-// Lengths around each path's edges, after a register carried in from earlier bytes.
+// Whether the register can be set through Update, as set_register assumes, and the fold gives
+// Mooncake's result at lengths around each path's edges, after a register carried in from earlier bytes.
 bool folding_gives_mooncakes_result(bool wide) {
+    for (uint64_t target : {0ULL, 1ULL, 0x8000000000000000ULL, 0x9E3779B97F4A7C15ULL}) {
+        mooncake::CrcChecksum checksum;
+        __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(&checksum, "kvtier", 6);
+        set_register(checksum, target);
+        if (checksum.Finalize() != target) return false;
+    }
     uint8_t pattern[2053];
     uint64_t seed = 0x9E3779B97F4A7C15ULL;
     for (auto &b : pattern) b = static_cast<uint8_t>((seed = seed * 6364136223846793005ULL + 1) >> 56);
@@ -162,23 +160,12 @@ bool folding_gives_mooncakes_result(bool wide) {
     return true;
 }
 
-// Whether the register can be set through Update, as set_register assumes.
-bool register_can_be_set() {
-    for (uint64_t target : {0ULL, 1ULL, 0x8000000000000000ULL, 0x9E3779B97F4A7C15ULL}) {
-        mooncake::CrcChecksum checksum;
-        __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(&checksum, "kvtier", 6);
-        set_register(checksum, target);
-        if (checksum.Finalize() != target) return false;
-    }
-    return true;
-}
-
 }  // namespace
 
 extern "C" void __wrap__ZN8mooncake11CrcChecksum6UpdateEPKvm(mooncake::CrcChecksum *self,
                                                             const void *data, size_t size) {
     static const bool fold = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("ssse3") &&
-                             register_can_be_set() && folding_gives_mooncakes_result(false);
+                             folding_gives_mooncakes_result(false);
     static const bool wide = fold && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                              __builtin_cpu_supports("vpclmulqdq") && folding_gives_mooncakes_result(true);
     if (!fold || size < 16) {
