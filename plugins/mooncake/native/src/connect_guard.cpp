@@ -59,16 +59,19 @@ std::mutex peers_mu;
 std::map<std::string, Peer> peers;  // by address and port, as bytes
 thread_local Nodes *avoiding = nullptr;
 
+template <class T>
+std::string bytes_of(const T &value) {
+    return std::string(reinterpret_cast<const char *>(&value), sizeof value);
+}
+
 std::string peer_key(const struct sockaddr *addr, socklen_t len) {
     if (addr->sa_family == AF_INET && len >= sizeof(sockaddr_in)) {
-        const auto *in = reinterpret_cast<const sockaddr_in *>(addr);
-        return std::string(reinterpret_cast<const char *>(&in->sin_addr), sizeof in->sin_addr) +
-               std::string(reinterpret_cast<const char *>(&in->sin_port), sizeof in->sin_port);
+        const auto &in = *reinterpret_cast<const sockaddr_in *>(addr);
+        return bytes_of(in.sin_addr) + bytes_of(in.sin_port);
     }
     if (addr->sa_family == AF_INET6 && len >= sizeof(sockaddr_in6)) {
-        const auto *in6 = reinterpret_cast<const sockaddr_in6 *>(addr);
-        return std::string(reinterpret_cast<const char *>(&in6->sin6_addr), sizeof in6->sin6_addr) +
-               std::string(reinterpret_cast<const char *>(&in6->sin6_port), sizeof in6->sin6_port);
+        const auto &in6 = *reinterpret_cast<const sockaddr_in6 *>(addr);
+        return bytes_of(in6.sin6_addr) + bytes_of(in6.sin6_port);
     }
     return {};
 }
@@ -85,12 +88,11 @@ int bounded_connect(int fd, const struct sockaddr *addr, socklen_t len, int flag
             pollfd pfd{fd, POLLOUT, 0};
             ready = poll(&pfd, 1, static_cast<int>(std::max<int64_t>(left.count(), 0)));
         } while (ready < 0 && errno == EINTR);
-        if (ready == 0) {
-            errno = ETIMEDOUT;
-        } else if (ready > 0) {
+        if (ready >= 0) {
             int error = 0;
             socklen_t size = sizeof error;
-            getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size);
+            if (ready == 0) error = ETIMEDOUT;
+            else getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size);
             errno = error;
             rc = error == 0 ? 0 : -1;
         }
@@ -103,12 +105,8 @@ int bounded_connect(int fd, const struct sockaddr *addr, socklen_t len, int flag
 
 }  // namespace
 
-namespace kvt_connect {
-
-AvoidingFor::AvoidingFor(Nodes &nodes) : before_(avoiding) { avoiding = &nodes; }
-AvoidingFor::~AvoidingFor() { avoiding = before_; }
-
-}  // namespace kvt_connect
+kvt_connect::AvoidingFor::AvoidingFor(Nodes &nodes) : before_(avoiding) { avoiding = &nodes; }
+kvt_connect::AvoidingFor::~AvoidingFor() { avoiding = before_; }
 
 extern "C" int __wrap_connect(int fd, const struct sockaddr *addr, socklen_t len) {
     const linger abort_on_close{1, 0};

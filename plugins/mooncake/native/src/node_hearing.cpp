@@ -55,11 +55,13 @@ Table<int> node_of_fd_plus_1;  // 0: no node
 Table<int64_t> heard_ms;
 thread_local kvt_hearing::ReadingFrom *reading = nullptr;
 
-void heard(int fd, ssize_t got) {
-    if (got <= 0 || fd < 0) return;
+// Stamps the node of socket `fd` when `got` bytes came on it; returns `got`.
+ssize_t heard(int fd, ssize_t got) {
+    if (got <= 0 || fd < 0) return got;
     const auto *entry = node_of_fd_plus_1.find(static_cast<uint32_t>(fd));
     const int node = entry == nullptr ? -1 : entry->load(std::memory_order_relaxed) - 1;
     if (node >= 0) heard_ms.at(static_cast<uint32_t>(node)).store(kvt_hearing::now_ms(), std::memory_order_relaxed);
+    return got;
 }
 
 }  // namespace
@@ -88,15 +90,11 @@ void connecting(int fd, const std::string &address) {
 }  // namespace kvt_hearing
 
 extern "C" ssize_t __wrap_recv(int fd, void *buf, size_t len, int flags) {
-    const ssize_t got = __real_recv(fd, buf, len, flags);
-    heard(fd, got);
-    return got;
+    return heard(fd, __real_recv(fd, buf, len, flags));
 }
 
 extern "C" ssize_t __wrap_recvmsg(int fd, struct msghdr *msg, int flags) {
-    const ssize_t got = __real_recvmsg(fd, msg, flags);
-    heard(fd, got);
-    return got;
+    return heard(fd, __real_recvmsg(fd, msg, flags));
 }
 
 // A number that close() frees may come back from accept() (this client's own segment server),
