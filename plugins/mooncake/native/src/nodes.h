@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
-#include <map>
+#include <list>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -16,6 +16,11 @@
 #include "socket_aids.h"
 
 class Nodes {
+    struct Running {  // a transfer, shown by reads()
+        int node;
+        int64_t start_ms;
+    };
+
   public:
     int id(const std::string &endpoint) {
         std::lock_guard<std::mutex> lock(mu_);
@@ -44,8 +49,7 @@ class Nodes {
       public:
         Transfer(Nodes &nodes, int id) : nodes_(nodes) {
             std::lock_guard<std::mutex> lock(nodes_.mu_);
-            run_ = nodes_.next_run_++;
-            nodes_.running_.emplace(run_, Running{id, kvt_hearing::now_ms()});
+            run_ = nodes_.running_.insert(nodes_.running_.end(), Running{id, kvt_hearing::now_ms()});
         }
         ~Transfer() {
             std::lock_guard<std::mutex> lock(nodes_.mu_);
@@ -56,7 +60,7 @@ class Nodes {
 
       private:
         Nodes &nodes_;
-        uint64_t run_;
+        std::list<Running>::iterator run_;
     };
 
     bool avoided(const std::string &endpoint) {
@@ -76,11 +80,9 @@ class Nodes {
     // Whether `address` (in the connect guard's form) is a data address of a node avoided.
     bool avoids_address(const std::string &address) {
         std::lock_guard<std::mutex> lock(mu_);
-        for (const auto &node : nodes_)
-            if (node.avoided && std::find(node.data_address.begin(), node.data_address.end(), address) !=
-                                    node.data_address.end())
-                return true;
-        return false;
+        return std::ranges::any_of(nodes_, [&](const Node &node) {
+            return node.avoided && std::ranges::find(node.data_address, address) != node.data_address.end();
+        });
     }
 
     // The node's data address, learned once, from a read that reached it.
@@ -115,7 +117,7 @@ class Nodes {
         const int64_t now = kvt_hearing::now_ms();
         std::lock_guard<std::mutex> lock(mu_);
         std::vector<Reads> out(nodes_.size());
-        for (const auto &[run, r] : running_) {
+        for (const auto &r : running_) {
             auto &reads = out[r.node];
             ++reads.running;
             reads.oldest_ms = std::max(reads.oldest_ms, now - r.start_ms);
@@ -134,11 +136,6 @@ class Nodes {
         bool avoided = false;
         std::vector<std::string> data_address;  // empty until learned
     };
-    struct Running {
-        int node;
-        int64_t start_ms;
-    };
-
     bool known(int id) const { return id >= 0 && static_cast<size_t>(id) < nodes_.size(); }
 
     // Hearing indexes are the process's: bytes are heard by index, whichever client reads them.
@@ -147,7 +144,6 @@ class Nodes {
     std::mutex mu_;
     std::vector<Node> nodes_;
     std::unordered_map<std::string, int> ids_;
-    std::map<uint64_t, Running> running_;
-    uint64_t next_run_ = 1;
+    std::list<Running> running_;
     size_t rotation_ = 0;
 };
