@@ -13,17 +13,15 @@ Workers::~Workers() {
 
 void Workers::run(std::function<void()> task) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (!idle_.empty()) {
-        Worker *worker = idle_.back();
-        idle_.pop_back();
-        worker->task = std::move(task);
-        worker->wake.notify_one();
-        return;
+    if (idle_.empty()) {  // a new thread, which waits for mu_, so for its task
+        auto &fresh = all_.emplace_back(std::make_unique<Worker>());
+        fresh->thread = std::thread([this, me = fresh.get()] { serve(me); });
+        idle_.push_back(fresh.get());
     }
-    all_.push_back(std::make_unique<Worker>());
-    Worker *worker = all_.back().get();
+    Worker *worker = idle_.back();
+    idle_.pop_back();
     worker->task = std::move(task);
-    worker->thread = std::thread([this, worker] { serve(worker); });
+    worker->wake.notify_one();
 }
 
 void Workers::serve(Worker *me) {

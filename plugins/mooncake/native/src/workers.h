@@ -45,27 +45,21 @@ template <class Body>
 void in_parallel(Workers &workers, size_t parts, Body &&body) {
     std::mutex mu;
     std::condition_variable done;
-    size_t running = parts - 1;
+    size_t running = parts;
     std::exception_ptr failure;
-    auto failed = [&](std::exception_ptr e) {
+    auto part = [&](size_t p) {
+        std::exception_ptr failed;
+        try {
+            body(p);
+        } catch (...) {
+            failed = std::current_exception();
+        }
         std::lock_guard<std::mutex> lock(mu);
-        if (!failure) failure = e;
+        if (!failure) failure = failed;
+        if (--running == 0) done.notify_one();
     };
-    for (size_t p = 1; p < parts; ++p)
-        workers.run([&, p] {
-            try {
-                body(p);
-            } catch (...) {
-                failed(std::current_exception());
-            }
-            std::lock_guard<std::mutex> lock(mu);
-            if (--running == 0) done.notify_one();
-        });
-    try {
-        body(0);
-    } catch (...) {
-        failed(std::current_exception());
-    }
+    for (size_t p = 1; p < parts; ++p) workers.run([&, p] { part(p); });
+    part(0);
     std::unique_lock<std::mutex> lock(mu);
     done.wait(lock, [&] { return running == 0; });
     if (failure) std::rethrow_exception(failure);
