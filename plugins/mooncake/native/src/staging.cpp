@@ -46,9 +46,16 @@ Bytes Pool::take(size_t size) {
     return Bytes(static_cast<char *>(p), Unmap{mapped});
 }
 
-void Pool::give_back(Bytes bytes) {
+void Pool::give_back(Bytes bytes, bool late) {
+    if (late) madvise(bytes.get(), bytes.get_deleter().mapped, MADV_DONTNEED);
+    const auto now = std::chrono::steady_clock::now();
     std::lock_guard<std::mutex> lock(mu_);
-    keep(std::move(bytes));
+    if (late) {
+        release_expired(now);
+        quarantine_.push_back({now + kLateTransfers, std::move(bytes)});
+    } else {
+        keep(std::move(bytes));
+    }
 }
 
 void Pool::keep(Bytes bytes) {
@@ -56,14 +63,6 @@ void Pool::keep(Bytes bytes) {
     if (free_bytes_ + mapped > kKeptBytes) return;  // freed here
     free_[mapped].push_back(std::move(bytes));
     free_bytes_ += mapped;
-}
-
-void Pool::quarantine(Bytes bytes) {
-    madvise(bytes.get(), bytes.get_deleter().mapped, MADV_DONTNEED);
-    const auto now = std::chrono::steady_clock::now();
-    std::lock_guard<std::mutex> lock(mu_);
-    release_expired(now);
-    quarantine_.push_back({now + kLateTransfers, std::move(bytes)});
 }
 
 void Pool::release_expired(std::chrono::steady_clock::time_point now) {
@@ -74,24 +73,14 @@ void Pool::release_expired(std::chrono::steady_clock::time_point now) {
 }
 
 Batch::Batch(Pool &pool, const std::vector<void *> &callers, const std::vector<size_t> &lens, bool staged)
-    : pool_(pool), late_(lens.size(), false) {
-    if (!staged) {
-        pointers_ = callers;
-        return;
-    }
+    : pool_(pool), pointers_(callers), late_(lens.size(), false) {
+    if (!staged) return;
     bytes_.reserve(lens.size());
-    pointers_.reserve(lens.size());
-    for (size_t len : lens) {
-        bytes_.push_back(pool.take(len));
-        pointers_.push_back(bytes_.back().get());
-    }
+    for (size_t i = 0; i < lens.size(); ++i) pointers_[i] = bytes_.emplace_back(pool.take(lens[i])).get();
 }
 
 Batch::~Batch() {
-    for (size_t i = 0; i < bytes_.size(); ++i) {
-        if (late_[i]) pool_.quarantine(std::move(bytes_[i]));
-        else pool_.give_back(std::move(bytes_[i]));
-    }
+    for (size_t i = 0; i < bytes_.size(); ++i) pool_.give_back(std::move(bytes_[i]), late_[i]);
 }
 
 }  // namespace kvt_staging

@@ -30,10 +30,7 @@ void release(int32_t *guard);
 template <class Body>
 bool while_held(int32_t *guard, Body &&body) {
     if (!hold(guard)) return false;
-    struct Release {
-        int32_t *guard;
-        ~Release() { release(guard); }
-    } release_after{guard};
+    const std::unique_ptr<int32_t, void (*)(int32_t *)> release_after(guard, release);
     body();
     return true;
 }
@@ -54,10 +51,9 @@ class Pool {
 
     // Memory of `size` bytes, not zeroed beyond what the kernel does; throws std::bad_alloc.
     Bytes take(size_t size);
-    void give_back(Bytes bytes);
-    // Not used again for kLateTransfers; its pages go back to the kernel meanwhile, so that a fault
-    // with thousands of failed transfers does not hold their memory.
-    void quarantine(Bytes bytes);
+    // For reuse; when `late`, not for kLateTransfers, and its pages go back to the kernel meanwhile,
+    // so that a fault with thousands of failed transfers does not hold their memory.
+    void give_back(Bytes bytes, bool late);
 
    private:
     struct Held {
