@@ -4,15 +4,22 @@
 // curl_shim.cpp define the library's functions that Mooncake calls; each forwards to the real one.
 #pragma once
 
+#include <dlfcn.h>
+
 #include <cerrno>
 #include <string>
 
 namespace kvt_lazy {
 
 struct LazyLibrary {
-    LazyLibrary(const char *soname, const char *package);
+    LazyLibrary(const char *soname, const char *package) : handle(dlopen(soname, RTLD_NOW | RTLD_LOCAL)) {
+        if (handle != nullptr) return;
+        const char *error = dlerror();
+        why = std::string(soname) + " (" + package + "), which cannot be loaded: " +
+              (error != nullptr ? error : "dlopen failed");
+    }
     // The address of `name` in the library, or nullptr when the library or the symbol is missing.
-    void *symbol(const char *name) const;
+    void *symbol(const char *name) const { return handle == nullptr ? nullptr : dlsym(handle, name); }
     // Empty when the library opened, else "<soname> (<package>), which cannot be loaded: <why>".
     std::string unavailable_reason() const { return why; }
 
@@ -20,8 +27,15 @@ struct LazyLibrary {
     std::string why;
 };
 
-LazyLibrary &ibverbs();
-LazyLibrary &curl();
+inline LazyLibrary &ibverbs() {
+    static LazyLibrary lib("libibverbs.so.1", "rdma-core; on Debian libibverbs1 and ibverbs-providers");
+    return lib;
+}
+
+inline LazyLibrary &curl() {
+    static LazyLibrary lib("libcurl.so.4", "libcurl; on Debian libcurl4");
+    return lib;
+}
 
 }  // namespace kvt_lazy
 
