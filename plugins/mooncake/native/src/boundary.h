@@ -39,11 +39,10 @@ int32_t guarded(const char *fn, Body &&body) noexcept {
         return e.code;
     } catch (const std::exception &e) {
         try { g_last_error = std::string(fn) + ": unexpected exception: " + e.what(); } catch (...) {}
-        return kFailed;
     } catch (...) {
         try { g_last_error = std::string(fn) + ": unknown exception"; } catch (...) {}
-        return kFailed;
     }
+    return kFailed;
 }
 
 // Validates the common batch arguments; returns false when n == 0 (nothing to do).

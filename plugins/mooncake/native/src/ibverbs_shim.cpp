@@ -7,9 +7,7 @@
 
 #define IBV(ret, name, params, args, failed) KVT_FORWARD(ibverbs, ret, name, params, args, failed)
 
-namespace {
-constexpr const char *kUnavailable = "(libibverbs unavailable)";
-}
+constexpr const char *kUnavailable = "(libibverbs unavailable)";  // const: internal linkage
 
 // Without the library: no devices, as on a machine with rdma-core and no NIC.
 IBV(struct ibv_device **, ibv_get_device_list, (int *n), (n),
