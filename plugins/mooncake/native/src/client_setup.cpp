@@ -160,8 +160,7 @@ KVT_EXPORT int32_t kvt_register_buffer(kvt_client *client, uint64_t addr, uint64
         if (addr == 0) bad_argument("register_buffer: address is null");
         if (len == 0) bad_argument("register_buffer: length is 0");
         for (size_t s = 0; s < client->stripes.size(); ++s) {
-            const int rc =
-                client->stripes[s]->register_buffer(as_pointer(addr), static_cast<size_t>(len));
+            const int rc = client->stripes[s]->register_buffer(as_pointer(addr), static_cast<size_t>(len));
             if (rc != 0) {
                 while (s-- > 0) client->stripes[s]->unregister_buffer(as_pointer(addr));
                 throw KvtError(rc < 0 ? rc : kFailed,
