@@ -10,7 +10,6 @@
 #include <mutex>
 #include <pthread.h>
 #include <string>
-#include <vector>
 
 #include "client.h"
 

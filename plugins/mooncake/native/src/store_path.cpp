@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -15,18 +14,6 @@ using namespace kvt_boundary;
 using namespace kvt_client_parts;
 
 namespace {
-
-// Older Mooncake releases have no NoF replicas: asking for some there fails the batch
-// rather than silently writing fewer copies. (A template, so the missing member is only
-// looked up, never named, when it does not exist.)
-template <class Config>
-void set_nof_replica_num(Config &config, int32_t nof_replica_num) {
-    if constexpr (requires { config.nof_replica_num; }) {
-        config.nof_replica_num = static_cast<size_t>(nof_replica_num);
-    } else if (nof_replica_num > 0) {
-        throw KvtError(kFailed, "nof_replica_num is not supported by this Mooncake build");
-    }
-}
 
 // Copies each buffer into its staging while holding the guard, one key at a time so that a caller
 // closing it waits for one copy at most. False once the caller has closed it: nothing is stored.
@@ -54,7 +41,7 @@ KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
 
         mooncake::ReplicateConfig config;  // Mooncake's defaults unless overridden
         if (replica_num >= 0) config.replica_num = static_cast<size_t>(replica_num);
-        if (nof_replica_num >= 0) set_nof_replica_num(config, nof_replica_num);
+        if (nof_replica_num >= 0) config.nof_replica_num = static_cast<size_t>(nof_replica_num);
         // The master places replicas; it tries preferred segments first. A segment is named by
         // its client's local_hostname, which the transfer endpoint shows with or without its port.
         for (const auto &node : client->nodes.preferred_while_some_avoided()) {
