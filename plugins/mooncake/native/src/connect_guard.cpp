@@ -120,28 +120,22 @@ extern "C" int __wrap_connect(int fd, const struct sockaddr *addr, socklen_t len
         errno = ETIMEDOUT;
         return -1;
     }
-    std::multiset<Clock::time_point>::iterator mine;
-    Peer *peer;
-    {
-        std::lock_guard<std::mutex> lock(peers_mu);
-        peer = &peers[key];  // std::map: the reference stays valid
-        const auto now = Clock::now();
-        if (!peer->connecting.empty() &&
-            (peer->silent || now - *peer->connecting.begin() > kUnanswered)) {
-            peer->silent = true;
-            errno = ETIMEDOUT;
-            return -1;
-        }
-        mine = peer->connecting.insert(now);
+    std::unique_lock<std::mutex> lock(peers_mu);
+    Peer &peer = peers[key];  // std::map: the reference stays valid while unlocked
+    const auto now = Clock::now();
+    if (!peer.connecting.empty() && (peer.silent || now - *peer.connecting.begin() > kUnanswered)) {
+        peer.silent = true;
+        errno = ETIMEDOUT;
+        return -1;
     }
+    const auto mine = peer.connecting.insert(now);
+    lock.unlock();
     const int rc = bounded_connect(fd, addr, len, flags);
     const int saved = errno;
-    {
-        std::lock_guard<std::mutex> lock(peers_mu);
-        peer->connecting.erase(mine);
-        // Refused or unreachable is an answer too: only silence makes an address silent.
-        peer->silent = rc < 0 && saved == ETIMEDOUT;
-    }
+    lock.lock();
+    peer.connecting.erase(mine);
+    // Refused or unreachable is an answer too: only silence makes an address silent.
+    peer.silent = rc < 0 && saved == ETIMEDOUT;
     errno = saved;
     return rc;
 }
