@@ -47,6 +47,14 @@ public final class LaneTask implements Runnable, SliceGuard {
 
     @Override
     public void run() {
+        run(() -> {});
+    }
+
+    /**
+     * Runs the work; {@code workDone} runs once it returned or threw, before the caller can see
+     * the outcome, so that a pool counts this thread free before the caller's next batch arrives.
+     */
+    void run(Runnable workDone) {
         synchronized (this) {
             // Not future.isDone(): an early completion marks the state before it completes the future.
             if (state.get() == GuardWord.COMPLETE) {
@@ -56,7 +64,12 @@ public final class LaneTask implements Runnable, SliceGuard {
         }
         runner = Thread.currentThread();
         try {
-            BatchResult result = work.apply(this);
+            BatchResult result;
+            try {
+                result = work.apply(this);
+            } finally {
+                workDone.run();
+            }
             IllegalStateException closed = closedError.get();
             if (closed != null) {
                 fail(closed);

@@ -179,22 +179,39 @@ final class WarmFirstPool {
             this.task = task;
         }
 
+        private boolean released;
+
         @Override
         public void run() {
-            Thread self = Thread.currentThread();
             synchronized (WarmFirstPool.this) {
-                running[thread] = self;
+                running[thread] = Thread.currentThread();
             }
             try {
-                task.run();
-            } finally {
-                synchronized (WarmFirstPool.this) {
-                    if (running[thread] == self) {
-                        running[thread] = null;
-                    }
+                if (task instanceof LaneTask batch) {
+                    // Free once the native call returned: its caller, woken by the completion, may
+                    // submit its next batch before this thread gets back here, which must not queue
+                    // behind a busy thread while this one is about to idle.
+                    batch.run(this::release);
+                } else {
+                    task.run();
                 }
-                outstanding.decrementAndGet(thread);
+            } finally {
+                release();
             }
+        }
+
+        /** Once, on this task's thread. */
+        private void release() {
+            if (released) {
+                return;
+            }
+            released = true;
+            synchronized (WarmFirstPool.this) {
+                if (running[thread] == Thread.currentThread()) {
+                    running[thread] = null;
+                }
+            }
+            outstanding.decrementAndGet(thread);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.kvtier.mooncake.lanes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kvtier.spi.BatchResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -94,5 +95,21 @@ class WarmFirstPoolTest {
         hold.countDown();
         assertThat(pool.awaitTermination(System.nanoTime() + TimeUnit.SECONDS.toNanos(30))).isTrue();
         running.forEach(future -> assertThat(future).isCompleted());
+    }
+    @Test
+    void aBatchSubmittedAsTheLastOneCompletesTakesItsThreadNotAQueueBehindABusyOne() throws Exception {
+        CountDownLatch hold = new CountDownLatch(1);
+        List<CompletableFuture<String>> busy = List.of(submit(hold), submit(hold)); // threads 1 and 2
+        CompletableFuture<String> next = new CompletableFuture<>();
+        LaneTask first = new LaneTask(guard -> BatchResult.empty(), () -> null);
+        // As a caller woken by the completion does, before the first batch's thread is back in its loop.
+        first.future().whenComplete((result, error) -> pool.execute(new LaneTask(guard -> {
+            next.complete(Thread.currentThread().getName());
+            return BatchResult.empty();
+        }, () -> null)));
+        pool.execute(first);
+        assertThat(next.get(30, TimeUnit.SECONDS)).as("ran while the other two threads are still held").isEqualTo("warm-3");
+        hold.countDown();
+        CompletableFuture.allOf(busy.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
     }
 }
