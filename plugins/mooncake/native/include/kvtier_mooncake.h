@@ -154,8 +154,7 @@ int32_t kvt_probe_node(kvt_client *client, int32_t id, const char *key, int32_t 
 #define KVT_PROBE_UNANSWERED 0
 #define KVT_PROBE_NOT_THERE 2
 
-/* BatchQuery, kept for the kvt_load that follows within its lease (src/remembered.h).
- * results[i]: 1 exists, 0 missing (also a put not complete yet), negative error code. */
+/* batchIsExist. results[i]: 1 exists, 0 missing, negative error code. */
 int32_t kvt_lookup(kvt_client *client, const char *const *keys, const int32_t *key_lens,
                    int32_t n, int64_t *results);
 

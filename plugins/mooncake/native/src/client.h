@@ -1,5 +1,5 @@
-// One kvt_client: the native Mooncake clients of one instance, its staging memory, its node
-// table and the locations its lookups found, shared by the setup, store and read paths.
+// One kvt_client: the native Mooncake clients of one instance, its staging memory and its node
+// table, shared by the setup, store and read paths.
 #pragma once
 
 #include <atomic>
@@ -11,7 +11,6 @@
 #include "boundary.h"
 #include "mooncake_api.h"
 #include "nodes.h"
-#include "remembered.h"
 #include "staging.h"
 #include "workers.h"
 
@@ -28,7 +27,6 @@ struct kvt_client {
     // block size must not change under registrations made with it.
     uint64_t max_mr_size = 0;
     Nodes nodes;
-    Remembered remembered;  // lookups' answers, for the loads that follow them
     // Run the parts of a batch beside the caller's thread.
     kvt_workers::Workers workers;
 };

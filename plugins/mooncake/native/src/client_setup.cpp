@@ -202,20 +202,9 @@ KVT_EXPORT int32_t kvt_lookup(kvt_client *client, const char *const *keys,
     return guarded("kvt_lookup", [&]() -> int32_t {
         require_client(client);
         if (!check_batch(keys, key_lens, n, results)) return 0;
-        const auto ks = to_keys(keys, key_lens, n);
-        auto &stripe = next_stripe(*client);
-        const auto where = kvt_shim::locate(stripe, ks, /*lookup=*/true);
-        check_count("BatchQuery", where.keys, n);
-        using mooncake::ErrorCode;
-        for (int32_t i = 0; i < n; ++i) {
-            const int64_t error = where.keys[i].error;
-            // As batchIsExist: a key whose put has not completed is not there yet.
-            const bool absent = error == static_cast<int64_t>(ErrorCode::OBJECT_NOT_FOUND) ||
-                                error == static_cast<int64_t>(ErrorCode::REPLICA_IS_NOT_READY);
-            results[i] = error == 0 ? 1 : absent ? 0 : error;
-        }
-        client->remembered.remember(ks, where);
-        kvt_shim::forget_unverifiable(stripe, where);
+        auto got = next_stripe(*client).batchIsExist(to_keys(keys, key_lens, n));
+        check_count("batchIsExist", got, n);
+        copy_results(got, results);
         return 0;
     });
 }
@@ -225,9 +214,7 @@ KVT_EXPORT int32_t kvt_delete(kvt_client *client, const char *const *keys,
     return guarded("kvt_delete", [&]() -> int32_t {
         require_client(client);
         if (!check_batch(keys, key_lens, n, results)) return 0;
-        const auto ks = to_keys(keys, key_lens, n);
-        client->remembered.forget(ks);
-        auto got = next_stripe(*client).batchRemove(ks, /*force=*/true);
+        auto got = next_stripe(*client).batchRemove(to_keys(keys, key_lens, n), /*force=*/true);
         check_count("batchRemove", got, n);
         copy_results(got, results);
         return 0;

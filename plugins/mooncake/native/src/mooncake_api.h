@@ -3,9 +3,7 @@
 // source is the same in both libraries and the unit tests run the connector's own code.
 #pragma once
 
-#include <chrono>
 #include <cstdlib>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -80,17 +78,16 @@ struct Locations {
         std::vector<std::string> nodes;  // the endpoint of each complete memory replica
         bool elsewhere = false;          // replicas outside memory only: batch_get_into reads it
         bool checksum = true;            // the object carries its checksum
-        // The end of the read lease the query got: until then the master neither evicts the
-        // object nor reuses its memory, so the location holds without asking again.
-        std::chrono::steady_clock::time_point lease_end;
 #ifndef KVTIER_TESTDOUBLE
-        std::shared_ptr<const mooncake::QueryResult> query;
-        std::vector<size_t> replica;     // nodes[r] is query->replicas[replica[r]]
+        std::vector<size_t> replica;     // nodes[r] is query_results[...].replicas[replica[r]]
 #endif
     };
     std::vector<Key> keys;
     // Keys reported missing because they cannot be verified (see locate); forget_unverifiable removes them.
     std::vector<std::string> unverifiable;
+#ifndef KVTIER_TESTDOUBLE
+    std::vector<tl::expected<mooncake::QueryResult, mooncake::ErrorCode>> raw;
+#endif
 };
 
 // Whether Mooncake checks objects' checksums in this process (the double always does).
@@ -102,12 +99,10 @@ inline bool checks_objects() {
 #endif
 }
 
-// `lookup`: the double applies its knobs for lookups (exists) to this query, else none (its read
-// applies those of gets).
-inline Locations locate(mooncake::RealClient &client, const std::vector<std::string> &keys, bool lookup = false) {
+inline Locations locate(mooncake::RealClient &client, const std::vector<std::string> &keys) {
     Locations out;
 #ifdef KVTIER_TESTDOUBLE
-    auto got = client.testdouble_locate(keys, lookup);
+    auto got = client.testdouble_locate(keys);
     out.keys.resize(got.size());  // a wrong count fails the batch (the connector checks it)
     for (size_t i = 0; i < got.size(); ++i) {
         auto &key = out.keys[i];
@@ -116,22 +111,18 @@ inline Locations locate(mooncake::RealClient &client, const std::vector<std::str
         key.nodes = std::move(got[i].nodes);
         key.elsewhere = key.error == 0 && key.nodes.empty();
         key.checksum = got[i].checksum;
-        key.lease_end = got[i].lease_end;
     }
 #else
-    (void)lookup;
-    auto raw = client.client_->BatchQuery(keys);
-    out.keys.resize(raw.size());  // a wrong count fails the batch (the connector checks it)
-    for (size_t i = 0; i < raw.size(); ++i) {
+    out.raw = client.client_->BatchQuery(keys);
+    out.keys.resize(out.raw.size());  // a wrong count fails the batch (the connector checks it)
+    for (size_t i = 0; i < out.raw.size(); ++i) {
         auto &key = out.keys[i];
-        if (!raw[i]) {
-            key.error = static_cast<int64_t>(raw[i].error());
+        if (!out.raw[i]) {
+            key.error = static_cast<int64_t>(out.raw[i].error());
             continue;
         }
-        key.query = std::make_shared<const mooncake::QueryResult>(std::move(*raw[i]));
-        key.checksum = key.query->object_checksum.has_value();
-        key.lease_end = key.query->lease_timeout;
-        const auto &replicas = key.query->replicas;
+        key.checksum = out.raw[i]->object_checksum.has_value();
+        const auto &replicas = out.raw[i]->replicas;
         for (size_t r = 0; r < replicas.size(); ++r) {
             if (!replicas[r].is_memory_replica()) continue;
             if (replicas[r].status != mooncake::ReplicaStatus::COMPLETE) continue;
@@ -192,7 +183,7 @@ inline std::vector<int64_t> read_from(mooncake::RealClient &client,
     std::unordered_map<std::string, std::vector<mooncake::Slice>> slices;
     for (size_t j = 0; j < which.size(); ++j) {
         const size_t i = which[j];
-        const auto &query = *where.keys[i].query;
+        const auto &query = *where.raw[i];
         const auto &replica = query.replicas[where.keys[i].replica[choice[j]]];
         std::vector<mooncake::Slice> key_slices;
         mooncake::allocateSlices(key_slices, replica, buffers[j]);

@@ -1,7 +1,6 @@
-// kvt_load and the nodes' C ABI: the read path. Each key is located by the lookup that found it
-// (remembered.h) or by the master, read from a replica whose node the client does not avoid, one
-// transfer per node at once, and each key's result names the node it concerns; a guarded batch
-// reads into staging and copies out under the guard (staging.h).
+// kvt_load and the nodes' C ABI: the read path. Each key is read from a replica whose node the
+// client does not avoid, one transfer per node at once, and each key's result names the node it
+// concerns; a guarded batch reads into staging and copies out under the guard (staging.h).
 #include "kvtier_mooncake.h"
 
 #include <algorithm>
@@ -170,43 +169,6 @@ void read_elsewhere(mooncake::RealClient &c, const std::vector<std::string> &ks,
     }
 }
 
-// Locates the keys at positions `ask` with the master, into `where`.
-void ask_master(mooncake::RealClient &first, const std::vector<std::string> &ks, const std::vector<size_t> &ask,
-                kvt_shim::Locations &where) {
-    if (ask.empty()) return;
-    std::vector<std::string> asked;
-    for (size_t i : ask) asked.push_back(ks[i]);
-    auto fresh = kvt_shim::locate(first, asked);
-    check_count("BatchQuery", fresh.keys, static_cast<int32_t>(ask.size()));
-    for (size_t j = 0; j < ask.size(); ++j) where.keys[ask[j]] = std::move(fresh.keys[j]);
-    where.unverifiable.insert(where.unverifiable.end(), fresh.unverifiable.begin(), fresh.unverifiable.end());
-}
-
-// Reads the keys at positions `which` from their locations: each from a replica on a node the
-// client does not avoid, or with batch_get_into when it has none in memory.
-void read_located(kvt_client &c, const std::vector<std::string> &ks, const kvt_shim::Locations &where,
-                  const std::vector<size_t> &which, const std::vector<size_t> &lens,
-                  kvt_staging::Batch &landing, int64_t *results, int32_t *nodes, int32_t *avoided) {
-    std::vector<size_t> pending, choice, elsewhere;
-    for (size_t i : which) {
-        const auto &key = where.keys[i];
-        if (key.error < 0) {
-            results[i] = key.error;
-        } else if (key.elsewhere) {
-            elsewhere.push_back(i);
-        } else if (lens[i] < key.size) {
-            results[i] = static_cast<int64_t>(mooncake::ErrorCode::INVALID_PARAMS);
-        } else if (const size_t r = next_replica(c.nodes, key, 0, &avoided[i]); r != std::string::npos) {
-            pending.push_back(i);
-            choice.push_back(r);
-        } else {
-            results[i] = KVT_ON_SUSPECT_NODES;
-        }
-    }
-    read_replicas(c, ks, where, pending, choice, landing, results, nodes, avoided);
-    read_elsewhere(*c.stripes[0], ks, elsewhere, lens, landing, results);
-}
-
 // Copies each key read whole (results[i] >= 0 bytes) from its staging into the caller's buffer
 // while holding the guard, one key at a time. Once the caller has closed the guard, the keys not
 // copied yet get KVT_NOT_DELIVERED.
@@ -240,27 +202,27 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
         to_buffers(addrs, sizes, n, bufs, lens);
         kvt_staging::Batch landing(client->staging, bufs, lens, guard != nullptr);
 
-        // Where the lookup that found a key left its location, the load asks the master nothing.
-        kvt_shim::Locations where;
-        where.keys.resize(ks.size());
-        std::vector<bool> from_lookup(ks.size());
-        client->remembered.take(ks, where.keys, from_lookup);
-        std::vector<size_t> all, ask;
+        const auto where = kvt_shim::locate(c, ks);
+        check_count("BatchQuery", where.keys, n);
+        std::vector<size_t> pending, choice, elsewhere;
         for (int32_t i = 0; i < n; ++i) {
-            all.push_back(i);
-            if (!from_lookup[i]) ask.push_back(i);
+            const auto &key = where.keys[i];
+            if (key.error < 0) {
+                results[i] = key.error;
+            } else if (key.elsewhere) {
+                elsewhere.push_back(i);
+            } else if (lens[i] < key.size) {
+                results[i] = static_cast<int64_t>(mooncake::ErrorCode::INVALID_PARAMS);
+            } else if (const size_t r = next_replica(client->nodes, key, 0, &avoided[i]); r != std::string::npos) {
+                pending.push_back(i);
+                choice.push_back(r);
+            } else {
+                results[i] = KVT_ON_SUSPECT_NODES;
+            }
         }
-        ask_master(c, ks, ask, where);
         try {
-            read_located(*client, ks, where, all, lens, landing, results, nodes, avoided);
-            // A lookup's location is stale where another client force-removed the key and stored it
-            // again since: the master says where it is now before the key counts as corrupted.
-            std::vector<size_t> stale;
-            for (int32_t i = 0; i < n; ++i)
-                if (from_lookup[i] && corrupted(results[i])) stale.push_back(i);
-            for (size_t i : stale) avoided[i] = -1;
-            ask_master(c, ks, stale, where);
-            read_located(*client, ks, where, stale, lens, landing, results, nodes, avoided);
+            read_replicas(*client, ks, where, pending, choice, landing, results, nodes, avoided);
+            read_elsewhere(c, ks, elsewhere, lens, landing, results);
         } catch (...) {
             landing.all_late();
             throw;

@@ -32,8 +32,6 @@
 //                                         Mooncake's did on a flapping link).
 //   testdouble_unchecked_keys=<k1,...>   these keys' objects carry no checksum, as those a
 //                                         master restored from a snapshot have.
-//   testdouble_lease_ms=<ms>              the read lease a query grants (default 10000, as
-//                                         Mooncake's default_kv_lease_ttl).
 //   testdouble_master_down_while=<path>   while a file exists at <path>, the master is
 //                                         "down": health_check says unreachable and every
 //                                         key of every batch gets RPC_FAIL (-900).
@@ -145,14 +143,13 @@ const std::string &toString(ErrorCode code) noexcept {
                              invalid = "INVALID_PARAMS", not_found = "OBJECT_NOT_FOUND",
                              exists = "OBJECT_ALREADY_EXISTS", transfer_fail = "TRANSFER_FAIL",
                              checksum_mismatch = "CHECKSUM_MISMATCH", rpc_fail = "RPC_FAIL",
-                             no_room = "NO_AVAILABLE_HANDLE", not_ready = "REPLICA_IS_NOT_READY",
+                             no_room = "NO_AVAILABLE_HANDLE",
                              unknown = "UNKNOWN_ERROR";
     switch (code) {
         case ErrorCode::OK: return ok;
         case ErrorCode::NO_AVAILABLE_HANDLE: return no_room;
         case ErrorCode::INTERNAL_ERROR: return internal;
         case ErrorCode::INVALID_PARAMS: return invalid;
-        case ErrorCode::REPLICA_IS_NOT_READY: return not_ready;
         case ErrorCode::OBJECT_NOT_FOUND: return not_found;
         case ErrorCode::OBJECT_ALREADY_EXISTS: return exists;
         case ErrorCode::TRANSFER_FAIL: return transfer_fail;
@@ -218,9 +215,6 @@ ExpectedVoid RealClient::setup_internal(const ConfigDict &config) {
             }
         } else if (key == "testdouble_fail_once_keys") {
             for (auto &k : split_csv(value)) fail_once_keys_.insert(k);
-        } else if (key == "testdouble_lease_ms") {
-            if (!parse_u64(value, u) || u > 3600000) return bad("milliseconds");
-            lease_ms_ = static_cast<int64_t>(u);
         } else if (key == "testdouble_no_room_puts") {
             if (!parse_u64(value, no_room_puts_)) return bad("a count");
         } else if (key == "testdouble_late_bytes_keys") {
@@ -390,6 +384,20 @@ std::vector<int64_t> RealClient::batch_get_into(const std::vector<std::string> &
     return out;
 }
 
+std::vector<int> RealClient::batchIsExist(const std::vector<std::string> &keys) {
+    if (batch_prologue(kExists, keys.size())) return std::vector<int>(keys.size() + 1, kInternal);
+    std::vector<int> out(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) {
+        int rc = key_precheck(keys[i]);
+        if (rc == 0) {
+            std::lock_guard<std::mutex> lock(store_->mu);
+            rc = store_->objects.count(keys[i]) != 0 ? 1 : 0;
+        }
+        out[i] = rc;
+    }
+    return out;
+}
+
 std::vector<int> RealClient::batchRemove(const std::vector<std::string> &keys, bool force) {
     (void)force;  // no leases in the double, so force changes nothing
     if (batch_prologue(kRemove, keys.size())) return std::vector<int>(keys.size() + 1, kInternal);
@@ -406,12 +414,8 @@ std::vector<int> RealClient::batchRemove(const std::vector<std::string> &keys, b
     return out;
 }
 
-std::vector<Location> RealClient::testdouble_locate(const std::vector<std::string> &keys, bool lookup) {
-    const std::vector<Location> wrong_count(keys.size() + 1, Location{kInternal, 0, {}, true, {}});
-    if (lookup && batch_prologue(kExists, keys.size())) return wrong_count;
-    if (!lookup) record("query " + std::to_string(keys.size()));
-    if (!lookup && fail_batch_[kGet]) return wrong_count;
-    const auto lease_end = std::chrono::steady_clock::now() + std::chrono::milliseconds(lease_ms_);
+std::vector<Location> RealClient::testdouble_locate(const std::vector<std::string> &keys) {
+    if (fail_batch_[kGet]) return std::vector<Location>(keys.size() + 1, Location{kInternal, 0, {}});
     std::vector<Location> out(keys.size());
     for (size_t i = 0; i < keys.size(); ++i) {
         out[i].error = key_precheck(keys[i]);
@@ -424,7 +428,6 @@ std::vector<Location> RealClient::testdouble_locate(const std::vector<std::strin
         }
         out[i].size = it->second.size();
         out[i].checksum = unchecked_keys_.count(keys[i]) == 0;
-        out[i].lease_end = lease_end;
         auto where = store_->replicas.find(keys[i]);
         if (where != store_->replicas.end()) out[i].nodes = where->second;
     }

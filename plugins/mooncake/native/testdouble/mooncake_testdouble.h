@@ -16,7 +16,6 @@
 #pragma once
 
 #include <atomic>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -37,7 +36,6 @@ enum class ErrorCode : int32_t {
     INTERNAL_ERROR = -1,
     NO_AVAILABLE_HANDLE = -200,
     INVALID_PARAMS = -600,
-    REPLICA_IS_NOT_READY = -703,
     OBJECT_NOT_FOUND = -704,
     OBJECT_ALREADY_EXISTS = -705,
     TRANSFER_FAIL = -800,
@@ -95,7 +93,6 @@ struct Location {
     uint64_t size = 0;
     std::vector<std::string> nodes;  // one transfer endpoint per replica
     bool checksum = true;            // the object carries its checksum (testdouble_unchecked_keys)
-    std::chrono::steady_clock::time_point lease_end;  // of the read lease (testdouble_lease_ms)
 };
 }  // namespace testdouble
 
@@ -116,6 +113,7 @@ class RealClient {
     std::vector<int64_t> batch_get_into(const std::vector<std::string> &keys,
                                         const std::vector<void *> &buffers,
                                         const std::vector<size_t> &sizes);
+    std::vector<int> batchIsExist(const std::vector<std::string> &keys);
     std::vector<int> batchRemove(const std::vector<std::string> &keys, bool force = false);
 
     int health_check();
@@ -128,8 +126,7 @@ class RealClient {
     // to what the connector reads: the nodes of each key's replicas, and a read of key i from
     // nodes[i] into buffers[i] (0 or a negative code per key). Without testdouble_nodes no
     // object has a node, and the connector reads through batch_get_into.
-    // `lookup`: a lookup's query, with the knobs of exists; else a load's, recorded as "query".
-    std::vector<testdouble::Location> testdouble_locate(const std::vector<std::string> &keys, bool lookup);
+    std::vector<testdouble::Location> testdouble_locate(const std::vector<std::string> &keys);
     std::vector<int64_t> testdouble_read_from(const std::vector<std::string> &keys,
                                               const std::vector<std::string> &nodes,
                                               const std::vector<void *> &buffers);
@@ -173,7 +170,6 @@ class RealClient {
     int64_t serial_ = 0;              // written only during setup
     mutable std::unordered_set<std::string> fail_once_keys_;
     uint64_t no_room_puts_ = 0;  // written only during setup
-    int64_t lease_ms_ = 10000;   // written only during setup; Mooncake's default_kv_lease_ttl
     std::unordered_map<std::string, uint64_t> puts_without_room_;  // guarded by mu_
     // Guarded by store_->mu: read under it with the object.
     std::unordered_set<std::string> late_bytes_keys_;

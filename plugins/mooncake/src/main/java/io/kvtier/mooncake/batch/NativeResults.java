@@ -23,7 +23,7 @@ public final class NativeResults {
         /** 0 stored, else a negative Mooncake code. */
         STORE("batch_put_from"),
         /** 1 exists, 0 missing, else a negative Mooncake code. */
-        LOOKUP("BatchQuery") {
+        LOOKUP("batchIsExist") {
             @Override
             KeyResult read(long rc, long expected) {
                 return rc == 1 ? KeyResult.OK : rc == 0 ? KeyResult.MISSING : KeyResult.ERROR;

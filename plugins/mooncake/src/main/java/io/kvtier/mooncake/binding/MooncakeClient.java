@@ -202,7 +202,7 @@ public final class MooncakeClient implements AutoCloseable {
 
     public enum ProbeAnswer { ANSWERED, UNANSWERED, NOT_THERE }
 
-    /** {@code BatchQuery}, its answer kept for the load; results: 1 exists, 0 missing, negative Mooncake code. */
+    /** {@code batchIsExist}; results: 1 exists, 0 missing, negative Mooncake code. */
     public long[] lookup(List<ObjectKey> keys) {
         int n = keys.size();
         BatchSlab slab = slab(keys, null, n);

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * {@code per_op_workers} keys are LMCache's, so existing declarations keep working.
  */
 public enum Lane {
-    /** Mooncake's {@code BatchQuery}; per_op_workers key {@code lookup}. */
+    /** Mooncake's {@code batchIsExist}; per_op_workers key {@code lookup}. */
     LOOKUP("lookup"),
     /** Mooncake's {@code batch_get_into}; per_op_workers key {@code retrieve}. */
     LOAD("retrieve"),
