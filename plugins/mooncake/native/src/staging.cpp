@@ -47,15 +47,16 @@ Bytes Pool::take(size_t size) {
 }
 
 void Pool::give_back(Bytes bytes, bool late) {
-    if (late) madvise(bytes.get(), bytes.get_deleter().mapped, MADV_DONTNEED);
+    if (!late) {
+        std::lock_guard<std::mutex> lock(mu_);
+        keep(std::move(bytes));
+        return;
+    }
+    madvise(bytes.get(), bytes.get_deleter().mapped, MADV_DONTNEED);
     const auto now = std::chrono::steady_clock::now();
     std::lock_guard<std::mutex> lock(mu_);
-    if (late) {
-        release_expired(now);
-        quarantine_.push_back({now + kLateTransfers, std::move(bytes)});
-    } else {
-        keep(std::move(bytes));
-    }
+    release_expired(now);
+    quarantine_.push_back({now + kLateTransfers, std::move(bytes)});
 }
 
 void Pool::keep(Bytes bytes) {

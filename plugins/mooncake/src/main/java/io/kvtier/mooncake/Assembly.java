@@ -132,7 +132,7 @@ final class Assembly {
                 config.bounds().suspectAfter().toMillis(), timings, System::nanoTime, nodeWatch);
         NativeBatches batches = new NativeBatches(client, config, new TransientRetry(health, metrics),
                 new CapacityRetry(metrics), new NativeResults(usage, locks, metrics), registration, storageNodes);
-        BatchDeadline deadline = new BatchDeadline(name, config.bounds().batchTimeout(), lanes, metrics, expiries);
+        BatchDeadline deadline = new BatchDeadline(name, lanes, metrics, expiries);
         MooncakeStoreAdapter adapter = new MooncakeStoreAdapter(name, config, registration, lanes, health, storageNodes,
                 metrics, usage, locks, batches, deadline, inFlight, this);
 

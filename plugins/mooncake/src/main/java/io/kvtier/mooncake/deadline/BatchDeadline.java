@@ -22,24 +22,21 @@ import java.util.function.Function;
  */
 public final class BatchDeadline {
     private final String instanceName;
-    private final Duration timeout;
     private final WorkerLanes lanes;
     private final AdapterMetrics metrics;
     private final KeysInDoubt keysInDoubt = new KeysInDoubt();
     private final ExpiryQueue expiries;
 
-    /** @param expiries with the same timeout; its owner closes it once no batch is in flight */
-    public BatchDeadline(String instanceName, Duration timeout, WorkerLanes lanes, AdapterMetrics metrics,
-                  ExpiryQueue expiries) {
+    /** @param expiries the batches' timeout and their expiries; its owner closes it once no batch is in flight */
+    public BatchDeadline(String instanceName, WorkerLanes lanes, AdapterMetrics metrics, ExpiryQueue expiries) {
         this.instanceName = instanceName;
-        this.timeout = timeout;
         this.lanes = lanes;
         this.metrics = metrics;
         this.expiries = expiries;
     }
 
     public Duration timeout() {
-        return timeout;
+        return expiries.timeout();
     }
 
     public int keysInDoubt() {
@@ -81,7 +78,7 @@ public final class BatchDeadline {
             metrics.timeouts.inc();
             metrics.errors.inc(keys.size());
             return everyKeyTransient(keys, batch, key -> "the " + lane.operation() + " of key " + key
-                    + " did not complete within batch_timeout_ms = " + timeout.toMillis()
+                    + " did not complete within batch_timeout_ms = " + timeout().toMillis()
                     + " (a storage node or the master may not answer)");
         });
     }

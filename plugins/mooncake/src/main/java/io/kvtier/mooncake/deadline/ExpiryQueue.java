@@ -32,6 +32,10 @@ public final class ExpiryQueue implements AutoCloseable {
         thread.start();
     }
 
+    public Duration timeout() {
+        return Duration.ofNanos(timeoutNanos);
+    }
+
     /** One armed expiry: it runs once, at its due time, unless cancelled before. */
     public static final class Expiry {
         private final long due;

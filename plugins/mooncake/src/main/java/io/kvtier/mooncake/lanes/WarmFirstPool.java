@@ -173,13 +173,13 @@ final class WarmFirstPool {
     private final class Given implements Runnable {
         final int thread;
         final Runnable task;
+        /** Whether the thread counts free again; read and written on the task's thread only. */
+        private boolean released;
 
         Given(int thread, Runnable task) {
             this.thread = thread;
             this.task = task;
         }
-
-        private boolean released;
 
         @Override
         public void run() {

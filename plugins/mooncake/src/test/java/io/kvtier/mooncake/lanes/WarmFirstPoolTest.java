@@ -96,6 +96,7 @@ class WarmFirstPoolTest {
         assertThat(pool.awaitTermination(System.nanoTime() + TimeUnit.SECONDS.toNanos(30))).isTrue();
         running.forEach(future -> assertThat(future).isCompleted());
     }
+
     @Test
     void aBatchSubmittedAsTheLastOneCompletesTakesItsThreadNotAQueueBehindABusyOne() throws Exception {
         CountDownLatch hold = new CountDownLatch(1);
