@@ -1,9 +1,8 @@
 # Every -Wl,--wrap of the real connector, in one place. The connector's guarantees rest on none of
 # them: a batch's bounds come from its deadline, the caller's buffers from staging
-# (src/staging.h), foreign bytes are caught by Mooncake's object checksum. Without one, the
-# connector is slower or tells a silent node later, with one exception: connect_guard's abortive
-# close of a timed-out master RPC, which keeps a stale request from being carried out after a
-# partition heals, and which Mooncake's public API offers no other way to get.
+# (src/staging.h), foreign bytes are caught by Mooncake's object checksum, and a request that
+# failed has an unknown outcome, which a read sees as the key's own bytes or a miss (docs/faults.md). Without
+# one, the connector is slower, tells a silent node later, or shows more misses after a partition.
 #
 # The build checks that the linked Mooncake still calls each wrapped symbol (check_wraps.cmake): a
 # wrap that no longer engages fails the build rather than go inert. The aids built in are listed
@@ -16,7 +15,9 @@
 #   retired by: a connect timeout in Mooncake's TCP transport, and an abortive close of the
 #     connection of a master RPC that timed out.
 #   without it: a batch with a replica on a silent node waits out its deadline instead of failing
-#     at once; a stale master request may be carried out after a heal (RealStaleRequestTest).
+#     at once; a master request that timed out during a partition may be carried out after the
+#     heal, so a failed delete may remove the key stored again since (RealStaleRequestTest shows
+#     that the aid prevents it); TIME_WAITs may use up the ports towards a node.
 # node_hearing (src/node_hearing.cpp), wraps recv, recvmsg, close:
 #   corrects: nothing tells the connector whether a running transfer still receives bytes.
 #   retired by: per-transfer progress in Mooncake's public API (transferred bytes of a batch).

@@ -18,7 +18,9 @@
 // Every connection made here closes abortively (SO_LINGER 0):
 // - A closed connection's unsent bytes are a request its caller was told had failed: Mooncake's
 //   master RPCs close their connection on a timeout, and closed normally, a master partitioned
-//   past it hears the request after the heal and carries it out (RealStaleRequestTest).
+//   past it hears the request after the heal and carries it out (RealStaleRequestTest). A failed
+//   request's outcome is unknown anyway (docs/faults.md); this keeps it from staying open past
+//   the partition.
 // - No TIME_WAIT: at one connection per slice (about 1000 a second) a busy client's TIME_WAITs
 //   exhaust the ephemeral ports towards a node within a minute, and throughput fell to a third
 //   until they expired (seen on a bridge; loopback reuses TIME_WAIT ports).
