@@ -1,8 +1,9 @@
 # Every -Wl,--wrap of the real connector, in one place. The connector's guarantees rest on none of
 # them: a batch's bounds come from its deadline, the caller's buffers from staging
 # (src/staging.h), foreign bytes are caught by Mooncake's object checksum, and a request that
-# failed has an unknown outcome, which a read sees as the key's own bytes or a miss (docs/faults.md). Without
-# one, the connector is slower, tells a silent node later, or shows more misses after a partition.
+# failed has an unknown outcome, which a read sees as the key's own bytes or a miss
+# (docs/faults.md). Without one, the connector is slower, tells a silent node later, or shows more
+# misses after a partition.
 #
 # The build checks that the linked Mooncake still calls each wrapped symbol (check_wraps.cmake): a
 # wrap that no longer engages fails the build rather than go inert. The aids built in are listed
