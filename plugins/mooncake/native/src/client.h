@@ -27,8 +27,9 @@ struct kvt_client {
     // block size must not change under registrations made with it.
     uint64_t max_mr_size = 0;
     Nodes nodes;
-    // Run the parts of a batch beside the caller's thread.
-    kvt_workers::Workers workers;
+    // Run the parts of a batch beside the caller's thread. Stores have threads of their own: a
+    // thread starts with its creator's CPU priority, and kvtier's store threads run at a lower one.
+    kvt_workers::Workers workers, store_workers;
 };
 
 namespace kvt_client_parts {

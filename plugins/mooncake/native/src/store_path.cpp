@@ -58,7 +58,7 @@ KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
         // Each stripe stores a run of the batch, all at once.
         const size_t parts = std::min(client->stripes.size(), static_cast<size_t>(n));
         try {
-            kvt_workers::in_parallel(client->workers, parts, [&](size_t p) {
+            kvt_workers::in_parallel(client->store_workers, parts, [&](size_t p) {
                 const auto run = run_of(p, n, parts);
                 kvt_connect::AvoidingFor avoiding(client->nodes);
                 auto got = client->stripes[p]->batch_put_from(items(ks, run), items(staging.buffers(), run),

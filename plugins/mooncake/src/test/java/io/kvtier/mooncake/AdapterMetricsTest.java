@@ -40,8 +40,8 @@ class AdapterMetricsTest {
             assertThat(metrics.getCounters().get("kvtier.l2.b.misses").getCount()).isEqualTo(4);
             assertThat(metrics.getCounters().get("kvtier.l2.a.errors").getCount()).isZero();
             assertThat(metrics.getGauges()).containsOnlyKeys(
-                    "kvtier.l2.a.lane.shared.queue_depth", "kvtier.l2.a.l1.registered_bytes",
-                    "kvtier.l2.b.lane.lookup.queue_depth", "kvtier.l2.b.lane.shared.queue_depth",
+                    "kvtier.l2.a.lane.shared.queue_depth", "kvtier.l2.a.lane.store.queue_depth", "kvtier.l2.a.l1.registered_bytes",
+                    "kvtier.l2.b.lane.lookup.queue_depth", "kvtier.l2.b.lane.shared.queue_depth", "kvtier.l2.b.lane.store.queue_depth",
                     "kvtier.l2.b.l1.registered_bytes", "kvtier.l2.a.healthy", "kvtier.l2.b.healthy",
                     "kvtier.l2.a.lane.abandoned_calls", "kvtier.l2.b.lane.abandoned_calls");
             assertThat(metrics.getGauges().get("kvtier.l2.a.healthy").getValue()).isEqualTo(1);

@@ -43,7 +43,7 @@ class MooncakeStoreFactoryTest {
             assertThat(adapter.status())
                     .containsEntry("preregister_l1_memory", false)
                     .containsEntry("registered_bytes", 0L)
-                    .containsEntry("lanes", Map.of("shared", 3));
+                    .containsEntry("lanes", Map.of("shared", 3, "store", 3));
             assertThat(rec[0].creates).hasValue(1);
         }
     }

@@ -49,15 +49,16 @@ class WorkerLanesTest {
             OffHeapRegion region = new OffHeapRegion(2048);
             adapter.store(keys, filled(region, 1, 0)).join();
             adapter.load(keys, List.of(region.slice(0, 2048))).join();
+            adapter.lookupAndLock(keys).join();
             Map<String, Boolean> threads = Thread.getAllStackTraces().keySet().stream()
                     .filter(t -> t.getName().startsWith("kvtier-lanes-"))
                     .collect(Collectors.toMap(Thread::getName, Thread::isDaemon, (a, b) -> a));
             assertThat(threads).containsEntry("kvtier-lanes-shared-1", true).containsEntry("kvtier-lanes-load-1", true)
-                    .containsEntry("kvtier-lanes-health-probe", true).containsEntry("kvtier-lanes-health-watch", true);
+                    .containsEntry("kvtier-lanes-store-1", true).containsEntry("kvtier-lanes-health-probe", true).containsEntry("kvtier-lanes-health-watch", true);
             assertThat(threads).containsEntry("kvtier-lanes-deadline", true).containsEntry("kvtier-lanes-nodes-probe", true);
             // One scheduler judges the master and the storage nodes: health-watch.
             assertThat(threads.keySet())
-                    .allMatch(n -> n.matches("kvtier-lanes-((shared|load)-[12]|health-(probe|watch)|deadline|nodes-probe)"));
+                    .allMatch(n -> n.matches("kvtier-lanes-((shared|load|store)-[12]|health-(probe|watch)|deadline|nodes-probe)"));
         }
     }
 
