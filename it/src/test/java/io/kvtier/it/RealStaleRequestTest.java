@@ -24,11 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
  * The connect guard's abortive close (wraps.cmake): a request to a partitioned master is not
  * carried out after the heal, once its caller has been told it failed. No guarantee rests on it (a
  * failed delete's outcome is unknown, docs/faults.md), but without it a key stored again after
- * the heal goes missing for no reason the host can see. The master RPC gives up at rpc_timeout_ms and closes its connection; closed
- * normally, the kernel went on sending the request, and the master, hearing it after the heal,
- * carried out the delete: the key, stored after the heal (Mooncake kept the old object, the delete
- * not having run), was gone a second later. Host 0 runs the master, host 1 a storage node, host 2
- * a kvtier instance ({@link Probe}), driven line by line.
+ * the heal goes missing for no reason the host can see. The master RPC gives up at rpc_timeout_ms
+ * and closes its connection; closed normally, the kernel went on sending the request, and the
+ * master, hearing it after the heal, carried out the delete: the key, stored after the heal
+ * (Mooncake kept the old object, the delete not having run), was gone a second later. Host 0 runs
+ * the master, host 1 a storage node, host 2 a kvtier instance ({@link Probe}), driven line by line.
  */
 @ExtendWith(ClusterAvailable.class)
 class RealStaleRequestTest {

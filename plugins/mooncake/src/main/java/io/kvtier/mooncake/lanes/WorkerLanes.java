@@ -53,11 +53,11 @@ public final class WorkerLanes {
             }
             WarmFirstPool pool;
             if (dedicated != null) {
-                pool = newPool(instanceName, lane.operation(), dedicated);
+                pool = newPool(instanceName, lane.operation(), dedicated, lane == Lane.STORE);
                 pools.put(lane.operation(), pool);
             } else {
                 if (shared == null) {
-                    shared = newPool(instanceName, SHARED, numWorkers);
+                    shared = newPool(instanceName, SHARED, numWorkers, false);
                 }
                 pool = shared;
             }
@@ -68,8 +68,7 @@ public final class WorkerLanes {
         }
     }
 
-    private WarmFirstPool newPool(String instanceName, String poolName, int threads) {
-        boolean stores = poolName.equals(Lane.STORE.operation());
+    private WarmFirstPool newPool(String instanceName, String poolName, int threads, boolean stores) {
         return new WarmFirstPool(threads, threadFactory("kvtier-" + instanceName + "-" + poolName + "-", stores), abandonBudget);
     }
 
