@@ -4,19 +4,17 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Lowers the CPU priority of the calling thread, through libc's {@code setpriority}: on Linux a
- * thread's nice value is its own, and any thread may raise it without privileges. Java offers no
- * way ({@link Thread#setPriority} is ignored on Linux).
+ * Lowers the CPU priority of the calling thread, through libc's {@code nice}: on Linux a thread's
+ * nice value is its own, and any thread may raise it without privileges. Java offers no way
+ * ({@link Thread#setPriority} is ignored on Linux).
  */
 public final class ThreadPriority {
     private static final Logger LOG = Logger.getLogger(ThreadPriority.class.getName());
-    private static final int PRIO_PROCESS = 0;
-    /** With PRIO_PROCESS, the calling thread (Linux applies the nice value per thread). */
-    private static final int CALLING_THREAD = 0;
 
     /** libc, as jnr-ffi binds it. */
     public interface LibC {
-        int setpriority(int which, int who, int prio);
+        /** Adds {@code increment} to the calling thread's nice value (at most 19); -1 on failure. */
+        int nice(int increment);
     }
 
     private static volatile LibC libc;
@@ -26,21 +24,22 @@ public final class ThreadPriority {
     }
 
     /**
-     * Gives the calling thread the nice value {@code nice}. A thread that cannot (no libc to bind)
-     * runs on at its priority, and the first such thread logs why.
+     * Adds {@code by} to the calling thread's nice value, so that it keeps that distance from the
+     * process's other threads however the process was started. A thread that cannot (no libc to
+     * bind) runs on at its priority, and the first such thread logs why.
      */
-    public static void lowerCallingThread(int nice) {
+    public static void lowerCallingThread(int by) {
         try {
             LibC bound = libc;
             if (bound == null) {
                 bound = jnr.ffi.LibraryLoader.create(LibC.class).load("c");
                 libc = bound;
             }
-            if (bound.setpriority(PRIO_PROCESS, CALLING_THREAD, nice) != 0) {
-                warnOnce("setpriority(" + nice + ") failed", null);
+            if (bound.nice(by) == -1) {
+                warnOnce("nice(" + by + ") failed", null);
             }
         } catch (LinkageError | RuntimeException e) {
-            warnOnce("cannot bind libc's setpriority", e);
+            warnOnce("cannot bind libc's nice", e);
         }
     }
 
