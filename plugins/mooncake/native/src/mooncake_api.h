@@ -1,6 +1,7 @@
-// The one place where the connector meets Mooncake, or with -DKVTIER_TESTDOUBLE the in-memory
-// double (native/testdouble/): what must differ between the two lives here, so that every other
-// source is the same in both libraries and the unit tests run the connector's own code.
+// Where the connector reads Mooncake's API beyond RealClient's batch calls: locating replicas,
+// reading one of them, and the process-wide settings. With -DKVTIER_TESTDOUBLE the headers are the
+// in-memory double's (native/testdouble/), which has the same types and calls, so the unit tests run
+// this code too; the few places where the two must differ are marked.
 #pragma once
 
 #include <cstdlib>
@@ -78,41 +79,16 @@ struct Locations {
         std::vector<std::string> nodes;  // the endpoint of each complete memory replica
         bool elsewhere = false;          // replicas outside memory only: batch_get_into reads it
         bool checksum = true;            // the object carries its checksum
-#ifndef KVTIER_TESTDOUBLE
-        std::vector<size_t> replica;     // nodes[r] is query_results[...].replicas[replica[r]]
-#endif
+        std::vector<size_t> replica;     // nodes[r] is raw[...].replicas[replica[r]]
     };
     std::vector<Key> keys;
     // Keys reported missing because they cannot be verified (see locate); forget_unverifiable removes them.
     std::vector<std::string> unverifiable;
-#ifndef KVTIER_TESTDOUBLE
     std::vector<tl::expected<mooncake::QueryResult, mooncake::ErrorCode>> raw;
-#endif
 };
-
-// Whether Mooncake checks objects' checksums in this process (the double always does).
-inline bool checks_objects() {
-#ifdef KVTIER_TESTDOUBLE
-    return true;
-#else
-    return mooncake::Environ::Get().GetStoreChecksumEnabled();
-#endif
-}
 
 inline Locations locate(mooncake::RealClient &client, const std::vector<std::string> &keys) {
     Locations out;
-#ifdef KVTIER_TESTDOUBLE
-    auto got = client.testdouble_locate(keys);
-    out.keys.resize(got.size());  // a wrong count fails the batch (the connector checks it)
-    for (size_t i = 0; i < got.size(); ++i) {
-        auto &key = out.keys[i];
-        key.error = got[i].error;
-        key.size = got[i].size;
-        key.nodes = std::move(got[i].nodes);
-        key.elsewhere = key.error == 0 && key.nodes.empty();
-        key.checksum = got[i].checksum;
-    }
-#else
     out.raw = client.client_->BatchQuery(keys);
     out.keys.resize(out.raw.size());  // a wrong count fails the batch (the connector checks it)
     for (size_t i = 0; i < out.raw.size(); ++i) {
@@ -133,12 +109,11 @@ inline Locations locate(mooncake::RealClient &client, const std::vector<std::str
         }
         key.elsewhere = key.nodes.empty();
     }
-#endif
     // With checksums on, every object kvtier stores has one. One without it came from a master
     // promoted from a snapshot, whose restore drops checksums at this commit, and whose stale
     // metadata may point at memory that later objects reuse: Mooncake skips the check and returns
     // their bytes. A miss instead, and removed (forget_unverifiable) so the next store replaces it.
-    if (checks_objects()) {
+    if (mooncake::Environ::Get().GetStoreChecksumEnabled()) {
         for (size_t i = 0; i < out.keys.size(); ++i) {
             auto &key = out.keys[i];
             if (key.error == 0 && !key.checksum) {
@@ -153,14 +128,10 @@ inline Locations locate(mooncake::RealClient &client, const std::vector<std::str
 // Removes the objects locate() found unverifiable; best effort, as a later read finds them again.
 inline void forget_unverifiable(mooncake::RealClient &client, const Locations &where) {
     if (where.unverifiable.empty()) return;
-#ifdef KVTIER_TESTDOUBLE
-    client.batchRemove(where.unverifiable, true);
-#else
     LOG(WARNING) << "kvtier: " << where.unverifiable.size()
                  << " object(s) without a checksum, as a master restored from a snapshot has them: "
                     "reported missing and removed, the first " << where.unverifiable.front();
     client.client_->BatchRemove(where.unverifiable, true);
-#endif
 }
 
 // One transfer: key which[j] of the located batch from its replica choice[j] (an index into its
@@ -170,14 +141,6 @@ inline std::vector<int64_t> read_from(mooncake::RealClient &client,
                                       const Locations &where, const std::vector<size_t> &which,
                                       const std::vector<size_t> &choice,
                                       const std::vector<void *> &buffers) {
-#ifdef KVTIER_TESTDOUBLE
-    std::vector<std::string> ks, nodes;
-    for (size_t j = 0; j < which.size(); ++j) {
-        ks.push_back(keys[which[j]]);
-        nodes.push_back(where.keys[which[j]].nodes[choice[j]]);
-    }
-    return client.testdouble_read_from(ks, nodes, buffers);
-#else
     std::vector<std::string> ks;
     std::vector<mooncake::QueryResult> queries;
     std::unordered_map<std::string, std::vector<mooncake::Slice>> slices;
@@ -198,30 +161,15 @@ inline std::vector<int64_t> read_from(mooncake::RealClient &client,
     for (size_t j = 0; j < got.size(); ++j)
         out[j] = got[j] ? 0 : static_cast<int64_t>(got[j].error());
     return out;
-#endif
-}
-
-// Whether `client` reads a replica on `node` with a plain memcpy from its own segment, which no
-// network fault can stall (Mooncake's LOCAL_MEMCPY strategy).
-inline bool copies_locally(mooncake::RealClient &client, const std::string &node) {
-#ifdef KVTIER_TESTDOUBLE
-    return client.testdouble_copies_locally(node);
-#else
-    return client.client_->CanUseLocalMemcpy(node);
-#endif
 }
 
 // Turns Mooncake's object checksums on (docs/connector.md) unless the user set
 // MOONCAKE_STORE_CHECKSUM. Mooncake reads its environment once, when first asked; false when it
 // had read it before this call, and so checks no object.
 inline bool check_objects_unless_told_otherwise() {
-#ifndef KVTIER_TESTDOUBLE
     if (std::getenv("MOONCAKE_STORE_CHECKSUM") != nullptr) return true;  // the user's choice
     setenv("MOONCAKE_STORE_CHECKSUM", "true", 0);
     return mooncake::Environ::Get().GetStoreChecksumEnabled();
-#else
-    return true;
-#endif
 }
 
 // Mooncake logs through glog, to stderr unless told otherwise. With MC_LOG_DIR set, Mooncake

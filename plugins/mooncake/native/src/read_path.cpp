@@ -82,7 +82,7 @@ void read_from_nodes(kvt_client &c, const std::vector<std::string> &ks, const kv
     std::vector<Group> groups;
     for (const auto &[node, keys] : by_node) {
         // A replica in the first stripe's own segment is a memcpy, which more threads do not speed up.
-        const bool local = kvt_shim::copies_locally(*c.stripes[0], node);
+        const bool local = c.stripes[0]->client_->CanUseLocalMemcpy(node);
         const size_t parts = local ? 1 : std::min(c.stripes.size(), keys.first.size());
         const int id = c.nodes.id(node);
         for (size_t p = 0; p < parts; ++p) {

@@ -170,11 +170,11 @@ std::shared_ptr<RealClient> RealClient::create() {
 
 RealClient::~RealClient() { tearDownAll(); }
 
-ExpectedVoid RealClient::setup_internal(const ConfigDict &config) {
+tl::expected<void, ErrorCode> RealClient::setup_internal(const ConfigDict &config) {
     std::lock_guard<std::mutex> lock(mu_);
     auto fail = [&](ErrorCode code, std::string why) {
         setup_error_ = "testdouble: " + why;
-        return ExpectedVoid(code);
+        return tl::expected<void, ErrorCode>(tl::unexpected<ErrorCode>{code});
     };
     if (set_up_) return fail(ErrorCode::INVALID_PARAMS, "client is already set up");
     setup_error_.clear();
@@ -414,72 +414,110 @@ std::vector<int> RealClient::batchRemove(const std::vector<std::string> &keys, b
     return out;
 }
 
-std::vector<Location> RealClient::testdouble_locate(const std::vector<std::string> &keys) {
-    if (fail_batch_[kGet]) return std::vector<Location>(keys.size() + 1, Location{kInternal, 0, {}});
-    std::vector<Location> out(keys.size());
-    for (size_t i = 0; i < keys.size(); ++i) {
-        out[i].error = key_precheck(keys[i]);
-        if (out[i].error != 0) continue;
-        std::lock_guard<std::mutex> lock(store_->mu);
-        auto it = store_->objects.find(keys[i]);
-        if (it == store_->objects.end()) {
-            out[i].error = kNotFound;
+Environ &Environ::Get() {
+    static Environ environ;
+    return environ;
+}
+
+uint64_t calculate_total_size(const Replica::Descriptor &replica) {
+    return replica.memory.buffer_descriptor.size_;
+}
+
+int allocateSlices(std::vector<Slice> &slices, const Replica::Descriptor &replica, void *buffer) {
+    slices.push_back({buffer, calculate_total_size(replica)});
+    return 0;
+}
+
+std::vector<tl::expected<QueryResult, ErrorCode>> Client::BatchQuery(const std::vector<std::string> &keys) {
+    auto error = [](int64_t code) { return tl::unexpected<ErrorCode>{static_cast<ErrorCode>(code)}; };
+    std::vector<tl::expected<QueryResult, ErrorCode>> out;
+    if (owner_.fail_batch_[kGet]) {
+        while (out.size() <= keys.size()) out.emplace_back(error(kInternal));
+        return out;
+    }
+    for (const auto &key : keys) {
+        if (const int rc = owner_.key_precheck(key); rc != 0) {
+            out.emplace_back(error(rc));
             continue;
         }
-        out[i].size = it->second.size();
-        out[i].checksum = unchecked_keys_.count(keys[i]) == 0;
-        auto where = store_->replicas.find(keys[i]);
-        if (where != store_->replicas.end()) out[i].nodes = where->second;
+        std::lock_guard<std::mutex> lock(owner_.store_->mu);
+        auto it = owner_.store_->objects.find(key);
+        if (it == owner_.store_->objects.end()) {
+            out.emplace_back(error(kNotFound));
+            continue;
+        }
+        std::vector<Replica::Descriptor> replicas;
+        auto where = owner_.store_->replicas.find(key);
+        if (where == owner_.store_->replicas.end())
+            replicas.push_back({{{it->second.size(), ""}}, false});  // no node: outside memory
+        else
+            for (const auto &node : where->second) replicas.push_back({{{it->second.size(), node}}});
+        std::optional<uint64_t> checksum;
+        if (owner_.unchecked_keys_.count(key) == 0) checksum = 0;
+        out.emplace_back(QueryResult(std::move(replicas), std::chrono::steady_clock::now(), checksum));
     }
     return out;
 }
 
-std::vector<int64_t> RealClient::testdouble_read_from(const std::vector<std::string> &keys,
-                                                      const std::vector<std::string> &nodes,
-                                                      const std::vector<void *> &buffers) {
-    if (batch_prologue(kGet, keys.size())) return std::vector<int64_t>(keys.size() + 1, kInternal);
-    std::vector<int64_t> out(keys.size());
-    std::vector<LateBytes> failed_now;
+std::vector<tl::expected<void, ErrorCode>> Client::BatchGet(
+    const std::vector<std::string> &keys, const std::vector<QueryResult> &queries,
+    std::unordered_map<std::string, std::vector<Slice>> &slices) {
+    using Result = tl::expected<void, ErrorCode>;
+    auto error = [](int64_t code) { return Result(tl::unexpected<ErrorCode>{static_cast<ErrorCode>(code)}); };
+    std::vector<Result> out;
+    if (owner_.batch_prologue(kGet, keys.size())) {
+        out.assign(keys.size() + 1, error(kInternal));
+        return out;
+    }
+    auto &store = *owner_.store_;
+    std::vector<RealClient::LateBytes> failed_now;
     for (size_t i = 0; i < keys.size(); ++i) {
-        wait_while_silent(nodes[i]);
-        std::unique_lock<std::mutex> lock(store_->mu);
-        auto late = late_bytes_keys_.find(keys[i]);
-        if (late != late_bytes_keys_.end()) {
-            late_bytes_keys_.erase(late);
-            auto it = store_->objects.find(keys[i]);
-            failed_now.push_back({buffers[i], it == store_->objects.end() ? 0 : it->second.size()});
-            out[i] = kTransferFail;
+        const std::string &node = queries[i].replicas[0].memory.buffer_descriptor.transport_endpoint_;
+        void *buffer = slices.at(keys[i])[0].ptr;
+        owner_.wait_while_silent(node);
+        std::unique_lock<std::mutex> lock(store.mu);
+        auto it = store.objects.find(keys[i]);
+        if (owner_.late_bytes_keys_.erase(keys[i]) == 1) {
+            failed_now.push_back({buffer, it == store.objects.end() ? 0 : it->second.size()});
+            out.push_back(error(kTransferFail));
             continue;
         }
-        auto it = store_->objects.find(keys[i]);
-        auto where = store_->replicas.find(keys[i]);
-        if (it == store_->objects.end() || where == store_->replicas.end() ||
-            std::find(where->second.begin(), where->second.end(), nodes[i]) == where->second.end()) {
-            out[i] = kNotFound;  // gone since the query, as a Mooncake replica can be
+        auto where = store.replicas.find(keys[i]);
+        if (it == store.objects.end() || where == store.replicas.end() ||
+            std::find(where->second.begin(), where->second.end(), node) == where->second.end()) {
+            out.push_back(error(kNotFound));  // gone since the query, as a Mooncake replica can be
             continue;
         }
         auto bytes = it->second;
         lock.unlock();
-        if (nodes[i] == corrupt_node_) {
-            std::memset(buffers[i], 0xEE, bytes.size());
-            out[i] = static_cast<int64_t>(ErrorCode::CHECKSUM_MISMATCH);
+        if (node == owner_.corrupt_node_) {
+            std::memset(buffer, 0xEE, bytes.size());
+            out.push_back(error(static_cast<int64_t>(ErrorCode::CHECKSUM_MISMATCH)));
             continue;
         }
-        std::memcpy(buffers[i], bytes.data(), bytes.size());
-        out[i] = 0;
+        std::memcpy(buffer, bytes.data(), bytes.size());
+        out.emplace_back();
     }
-    std::vector<LateBytes> delivered_now;
+    std::vector<RealClient::LateBytes> delivered_now;
     {
-        std::lock_guard<std::mutex> lock(mu_);
-        delivered_now = std::exchange(late_bytes_, std::move(failed_now));
+        std::lock_guard<std::mutex> lock(owner_.mu_);
+        delivered_now = std::exchange(owner_.late_bytes_, std::move(failed_now));
     }
-    for (const auto &late : delivered_now)
-        std::memset(late.buffer, 0xEE, late.size);
+    for (const auto &late : delivered_now) std::memset(late.buffer, 0xEE, late.size);
     return out;
 }
 
-bool RealClient::testdouble_copies_locally(const std::string &node) const {
-    return !local_node_.empty() && node == local_node_;
+std::vector<tl::expected<void, ErrorCode>> Client::BatchRemove(const std::vector<std::string> &keys, bool force) {
+    std::vector<tl::expected<void, ErrorCode>> out;
+    for (const int rc : owner_.batchRemove(keys, force)) {
+        if (rc == 0) out.emplace_back();
+        else out.emplace_back(tl::unexpected<ErrorCode>{static_cast<ErrorCode>(rc)});
+    }
+    return out;
+}
+
+bool Client::CanUseLocalMemcpy(const std::string &endpoint) const {
+    return !owner_.local_node_.empty() && endpoint == owner_.local_node_;
 }
 
 bool RealClient::silent(const std::string &node) const {

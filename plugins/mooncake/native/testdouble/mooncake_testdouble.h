@@ -1,11 +1,11 @@
 // TEST FIXTURE - not Mooncake.
 //
 // An in-memory stand-in for exactly the subset of Mooncake's C++ API that
-// the connector sources use (mooncake::RealClient, ReplicateConfig, ErrorCode,
-// ConfigDict, globalConfig()). Names and signatures follow Mooncake
-// (mooncake-store/include/real_client.h, replica.h, types.h;
-// mooncake-transfer-engine/include/config.h) so the same connector sources compile against
-// either. It is linked only into libkvtier_mooncake_testdouble.so, which lets the Java
+// the connector sources use (mooncake::RealClient and its client_, QueryResult, Replica,
+// ReplicateConfig, ErrorCode, ConfigDict, globalConfig(), Environ, tl::expected). Names and
+// signatures follow Mooncake (mooncake-store/include/real_client.h, client_service.h,
+// replica.h, types.h; mooncake-transfer-engine/include/config.h) so the same connector sources
+// compile against either. It is linked only into libkvtier_mooncake_testdouble.so, which lets the Java
 // tests drive Java -> JNR-FFI -> C ABI -> connector without a Mooncake cluster.
 //
 // Semantics mirrored from Mooncake: setup requires local_hostname and metadata_server;
@@ -16,11 +16,13 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -67,41 +69,131 @@ enum HealthCheckStatus : int {
     HC_MASTER_UNREACHABLE = 2,
 };
 
-namespace testdouble {
-struct ObjectStore;  // one per master_server_addr, process-global
-
-// Stand-in for tl::expected<void, ErrorCode>: the connector only tests it and reads
-// error().
-class ExpectedVoid {
+// Stand-in for tl::expected (Mooncake's tl-expected): what the connector reads of it.
+}  // namespace mooncake
+namespace tl {
+template <class E>
+struct unexpected {
+    E value;
+};
+template <class T, class E>
+class expected {
    public:
-    ExpectedVoid() = default;
-    explicit ExpectedVoid(ErrorCode e) : ok_(false), error_(e) {}
-    bool has_value() const { return ok_; }
+    expected(T value) : value_(std::move(value)) {}
+    expected(unexpected<E> e) : error_(e.value) {}
+    explicit operator bool() const { return value_.has_value(); }
+    const T *operator->() const { return &*value_; }
+    const T &operator*() const { return *value_; }
+    E error() const { return error_; }
+
+   private:
+    std::optional<T> value_;
+    E error_{};
+};
+template <class E>
+class expected<void, E> {
+   public:
+    expected() = default;
+    expected(unexpected<E> e) : ok_(false), error_(e.value) {}
     explicit operator bool() const { return ok_; }
-    ErrorCode error() const { return error_; }
+    E error() const { return error_; }
 
    private:
     bool ok_ = true;
-    ErrorCode error_ = ErrorCode::OK;
+    E error_{};
+};
+}  // namespace tl
+namespace mooncake {
+
+// Subsets of mooncake-store/include/types.h and replica.h: one replica's place, in memory on
+// the node named by its transport endpoint, or elsewhere (disk), which only batch_get_into reads.
+struct Slice {
+    void *ptr{nullptr};
+    size_t size{0};
+};
+enum class ReplicaStatus { PROCESSING, COMPLETE };
+struct BufferDescriptor {
+    uint64_t size_ = 0;
+    std::string transport_endpoint_;
+};
+struct MemoryDescriptor {
+    BufferDescriptor buffer_descriptor;
+};
+struct Replica {
+    struct Descriptor {
+        MemoryDescriptor memory;
+        bool in_memory = true;
+        ReplicaStatus status = ReplicaStatus::COMPLETE;
+        bool is_memory_replica() const noexcept { return in_memory; }
+        const MemoryDescriptor &get_memory_descriptor() const { return memory; }
+    };
 };
 
+// mooncake-store/include/client_buffer.h: the double's objects are one slice each.
+uint64_t calculate_total_size(const Replica::Descriptor &replica);
+int allocateSlices(std::vector<Slice> &slices, const Replica::Descriptor &replica, void *buffer);
+
+// mooncake-store/include/client_service.h QueryResult.
+class QueryResult {
+   public:
+    const std::vector<Replica::Descriptor> replicas;
+    const std::chrono::steady_clock::time_point lease_timeout;
+    const std::optional<uint64_t> object_checksum;
+    QueryResult(std::vector<Replica::Descriptor> &&replicas_param,
+                std::chrono::steady_clock::time_point lease_timeout_param,
+                std::optional<uint64_t> object_checksum_param = std::nullopt)
+        : replicas(std::move(replicas_param)),
+          lease_timeout(lease_timeout_param),
+          object_checksum(object_checksum_param) {}
+};
+
+// mooncake-common Environ: the double always checks objects.
+class Environ {
+   public:
+    static Environ &Get();
+    bool GetStoreChecksumEnabled() const { return true; }
+};
+
+// glog's LOG, whose text the double drops.
+struct DroppedLog {
+    template <class T>
+    DroppedLog &operator<<(const T &) { return *this; }
+};
+#define LOG(severity) ::mooncake::DroppedLog()
+
+namespace testdouble {
+struct ObjectStore;  // one per master_server_addr, process-global
 enum Op { kPut = 0, kGet, kExists, kRemove, kOpCount };
-
-// Where an object lives: what Mooncake's BatchQuery tells about its memory replicas.
-struct Location {
-    int64_t error = 0;               // < 0: the query's error code
-    uint64_t size = 0;
-    std::vector<std::string> nodes;  // one transfer endpoint per replica
-    bool checksum = true;            // the object carries its checksum (testdouble_unchecked_keys)
-};
 }  // namespace testdouble
+
+class RealClient;
+
+// The subset of mooncake-store/include/client_service.h Client that the connector reads through
+// RealClient::client_, served by the RealClient that owns it.
+class Client {
+   public:
+    explicit Client(RealClient &owner) : owner_(owner) {}
+    std::vector<tl::expected<QueryResult, ErrorCode>> BatchQuery(const std::vector<std::string> &keys);
+    // Reads each key from the one replica its query names into its slice (0xEE bytes and
+    // CHECKSUM_MISMATCH from testdouble_corrupt_node).
+    std::vector<tl::expected<void, ErrorCode>> BatchGet(
+        const std::vector<std::string> &keys, const std::vector<QueryResult> &queries,
+        std::unordered_map<std::string, std::vector<Slice>> &slices);
+    std::vector<tl::expected<void, ErrorCode>> BatchRemove(const std::vector<std::string> &keys,
+                                                           bool force = false);
+    // Whether `endpoint` is testdouble_local_node.
+    bool CanUseLocalMemcpy(const std::string &endpoint) const;
+
+   private:
+    RealClient &owner_;
+};
 
 class RealClient {
    public:
     static std::shared_ptr<RealClient> create();
     ~RealClient();
 
-    testdouble::ExpectedVoid setup_internal(const ConfigDict &config);
+    tl::expected<void, ErrorCode> setup_internal(const ConfigDict &config);
 
     int register_buffer(void *buffer, size_t size);
     int unregister_buffer(void *buffer);
@@ -122,18 +214,11 @@ class RealClient {
     // Not in Mooncake: why the last setup_internal failed (Mooncake only logs it).
     std::string testdouble_setup_error() const;
 
-    // Mooncake's Client::BatchQuery and Client::BatchGet(keys, query_results, slices), reduced
-    // to what the connector reads: the nodes of each key's replicas, and a read of key i from
-    // nodes[i] into buffers[i] (0 or a negative code per key). Without testdouble_nodes no
-    // object has a node, and the connector reads through batch_get_into.
-    std::vector<testdouble::Location> testdouble_locate(const std::vector<std::string> &keys);
-    std::vector<int64_t> testdouble_read_from(const std::vector<std::string> &keys,
-                                              const std::vector<std::string> &nodes,
-                                              const std::vector<void *> &buffers);
-    // Client::CanUseLocalMemcpy: whether `node` is testdouble_local_node.
-    bool testdouble_copies_locally(const std::string &node) const;
+    // PyClient's public member, through which the connector queries and reads replicas.
+    std::shared_ptr<Client> client_ = std::make_shared<Client>(*this);
 
    private:
+    friend class Client;
     RealClient() = default;
 
     // Common prologue of every batch call: applies testdouble_fail_batch (returns true
