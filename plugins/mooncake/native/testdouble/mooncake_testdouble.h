@@ -27,6 +27,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 
@@ -69,8 +70,9 @@ enum HealthCheckStatus : int {
     HC_MASTER_UNREACHABLE = 2,
 };
 
-// Stand-in for tl::expected (Mooncake's tl-expected): what the connector reads of it.
 }  // namespace mooncake
+
+// Stand-in for tl::expected (Mooncake's tl-expected): what the connector reads of it.
 namespace tl {
 template <class E>
 struct unexpected {
