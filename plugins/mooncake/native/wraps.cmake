@@ -24,12 +24,6 @@
 #   retired by: per-transfer progress in Mooncake's public API (transferred bytes of a batch).
 #   without it: a node's reads are judged by their length alone, so a busy node can be taken for
 #     a silent one (suspect_after_ms must then exceed the longest healthy read).
-# completion_wait (src/completion_wait.cpp), wraps TransferEngine::getTransferStatus:
-#   corrects: Mooncake waits for a transfer batch in a loop that never sleeps, a core per batch.
-#   retired by: building Mooncake with USE_EVENT_DRIVEN_COMPLETION, once a healed partition is shown
-#     to recover as smoothly with it (at 3b5a5941 it was faster; 3 of 20 partition runs dipped after
-#     the heal, and 1 of 13 with this aid).
-#   without it: up to a third of a 2-core client's CPU goes to polling; throughput drops.
 # fast_crc (src/object_checksum.cpp), wraps CrcChecksum::Update:
 #   corrects: Mooncake computes its object checksum a byte at a time (0.35 GB/s).
 #   retired by: a table-driven or folded CRC in Mooncake's CrcChecksum.
@@ -37,7 +31,6 @@
 set(KVTIER_AIDS
   "connect_guard:connect"
   "node_hearing:recv,recvmsg,close"
-  "completion_wait:_ZN8mooncake14TransferEngine17getTransferStatusEmmRNS_9Transport14TransferStatusE"
   "fast_crc:_ZN8mooncake11CrcChecksum6UpdateEPKvm")
 
 set(KVTIER_AID_NAMES)
