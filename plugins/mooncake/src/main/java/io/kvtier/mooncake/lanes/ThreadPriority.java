@@ -4,17 +4,24 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Lowers the CPU priority of the calling thread, through libc's {@code nice}: on Linux a thread's
- * nice value is its own, and any thread may raise it without privileges. Java offers no way
+ * Lowers the CPU priority of the calling thread, through libc's {@code setpriority}: on Linux a
+ * thread's nice value is its own, and any thread may raise it without privileges. Java offers no way
  * ({@link Thread#setPriority} is ignored on Linux).
  */
 public final class ThreadPriority {
     private static final Logger LOG = Logger.getLogger(ThreadPriority.class.getName());
+    private static final int PRIO_PROCESS = 0;
+    /** With PRIO_PROCESS, the calling thread (Linux applies the nice value per thread). */
+    private static final int CALLING_THREAD = 0;
+    private static final int LOWEST = 19;
 
     /** libc, as jnr-ffi binds it. */
     public interface LibC {
-        /** Adds {@code increment} to the calling thread's nice value (at most 19); -1 on failure. */
-        int nice(int increment);
+        int getpid();
+
+        int getpriority(int which, int who);
+
+        int setpriority(int which, int who, int prio);
     }
 
     private static volatile LibC libc;
@@ -24,8 +31,10 @@ public final class ThreadPriority {
     }
 
     /**
-     * Adds {@code by} to the calling thread's nice value, so that it keeps that distance from the
-     * process's other threads however the process was started. A thread that cannot (no libc to
+     * Gives the calling thread the process's nice value plus {@code by}, so that it keeps that
+     * distance from the process's other threads however the process was started. The process's is
+     * its main thread's, not the calling thread's: a thread inherits its creator's nice value, and a
+     * store thread started by another would otherwise end at 19. A thread that cannot (no libc to
      * bind) runs on at its priority, and the first such thread logs why.
      */
     public static void lowerCallingThread(int by) {
@@ -35,11 +44,13 @@ public final class ThreadPriority {
                 bound = jnr.ffi.LibraryLoader.create(LibC.class).load("c");
                 libc = bound;
             }
-            if (bound.nice(by) == -1) {
-                warnOnce("nice(" + by + ") failed", null);
+            // On Linux, a pid names the thread whose id it is: the main thread.
+            int nice = Math.min(LOWEST, bound.getpriority(PRIO_PROCESS, bound.getpid()) + by);
+            if (bound.setpriority(PRIO_PROCESS, CALLING_THREAD, nice) != 0) {
+                warnOnce("setpriority(" + nice + ") failed", null);
             }
         } catch (LinkageError | RuntimeException e) {
-            warnOnce("cannot bind libc's nice", e);
+            warnOnce("cannot bind libc's setpriority", e);
         }
     }
 

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class StoreThreadPriorityTest {
@@ -38,6 +39,28 @@ class StoreThreadPriorityTest {
         } finally {
             lanes.shutdown();
         }
+    }
+
+    @Test
+    void aThreadStartedByALoweredOneIsLoweredFromTheProcessNotFromItsCreator() throws Exception {
+        int process = callingThreadNice();
+        AtomicInteger child = new AtomicInteger(Integer.MIN_VALUE);
+        Thread creator = new Thread(() -> {
+            ThreadPriority.lowerCallingThread(WorkerLanes.STORE_NICE);
+            Thread started = new Thread(() -> {
+                ThreadPriority.lowerCallingThread(WorkerLanes.STORE_NICE);
+                child.set(callingThreadNice());
+            });
+            started.start();
+            try {
+                started.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        creator.start();
+        creator.join();
+        assertThat(child.get()).isEqualTo(Math.min(19, process + WorkerLanes.STORE_NICE));
     }
 
     /** The nice value of a thread of {@code lane}, read by that thread. */
