@@ -414,6 +414,11 @@ std::vector<int> RealClient::batchRemove(const std::vector<std::string> &keys, b
     return out;
 }
 
+namespace {
+// A Mooncake error code as the tl::expected of a failed call.
+tl::unexpected<ErrorCode> error(int64_t code) { return {static_cast<ErrorCode>(code)}; }
+}  // namespace
+
 Environ &Environ::Get() {
     static Environ environ;
     return environ;
@@ -429,7 +434,6 @@ int allocateSlices(std::vector<Slice> &slices, const Replica::Descriptor &replic
 }
 
 std::vector<tl::expected<QueryResult, ErrorCode>> Client::BatchQuery(const std::vector<std::string> &keys) {
-    auto error = [](int64_t code) { return tl::unexpected<ErrorCode>{static_cast<ErrorCode>(code)}; };
     std::vector<tl::expected<QueryResult, ErrorCode>> out;
     if (owner_.fail_batch_[kGet]) {
         while (out.size() <= keys.size()) out.emplace_back(error(kInternal));
@@ -462,9 +466,7 @@ std::vector<tl::expected<QueryResult, ErrorCode>> Client::BatchQuery(const std::
 std::vector<tl::expected<void, ErrorCode>> Client::BatchGet(
     const std::vector<std::string> &keys, const std::vector<QueryResult> &queries,
     std::unordered_map<std::string, std::vector<Slice>> &slices) {
-    using Result = tl::expected<void, ErrorCode>;
-    auto error = [](int64_t code) { return Result(tl::unexpected<ErrorCode>{static_cast<ErrorCode>(code)}); };
-    std::vector<Result> out;
+    std::vector<tl::expected<void, ErrorCode>> out;
     if (owner_.batch_prologue(kGet, keys.size())) {
         out.assign(keys.size() + 1, error(kInternal));
         return out;
@@ -511,7 +513,7 @@ std::vector<tl::expected<void, ErrorCode>> Client::BatchRemove(const std::vector
     std::vector<tl::expected<void, ErrorCode>> out;
     for (const int rc : owner_.batchRemove(keys, force)) {
         if (rc == 0) out.emplace_back();
-        else out.emplace_back(tl::unexpected<ErrorCode>{static_cast<ErrorCode>(rc)});
+        else out.emplace_back(error(rc));
     }
     return out;
 }
