@@ -1,12 +1,9 @@
 // Every connect() of the Mooncake code linked into the connector comes here (-Wl,--wrap=connect;
-// the test double links it too, and connects nowhere). wraps.cmake says what it corrects.
+// the test double links it too, and connects nowhere). wraps.cmake says what it corrects: a
+// blocking connect per slice on the caller's thread, bounded only by the kernel's SYN retries, so
+// that a silent node holds up every batch with a replica on it.
 //
-// Why: Mooncake's TCP transport connects per slice, blocking, on the caller's thread, bounded only
-// by the kernel's SYN retries (about two minutes), and sends a batch's slices one after another: a
-// silent node (partitioned, its link down) holds up every batch with a replica on it, the keys
-// behind that replica too, and the master keeps placing replicas there until its client_ttl.
-//
-// What: a blocking connect is bounded (kBound); while an address has left a connect unanswered for
+// A blocking connect is bounded (kBound); while an address has left a connect unanswered for
 // kUnanswered, or its last connect timed out, further connects to it fail at once with ETIMEDOUT,
 // as the kernel's retries would have ended. One connect at a time still tries, so the address is
 // cleared once it answers. Whether an address answers is a fact of the network, so that is shared
@@ -16,14 +13,10 @@
 // (AvoidingFor), so a store placed there fails at once rather than wait out its deadline.
 //
 // Every connection made here closes abortively (SO_LINGER 0):
-// - A closed connection's unsent bytes are a request its caller was told had failed: Mooncake's
-//   master RPCs close their connection on a timeout, and closed normally, a master partitioned
-//   past it hears the request after the heal and carries it out (RealStaleRequestTest). A failed
-//   request's outcome is unknown anyway (docs/faults.md); this keeps it from staying open past
-//   the partition.
-// - No TIME_WAIT: at one connection per slice (about 1000 a second) a busy client's TIME_WAITs
-//   exhaust the ephemeral ports towards a node within a minute, and throughput fell to a third
-//   until they expired (seen on a bridge; loopback reuses TIME_WAIT ports).
+// - A master RPC that timed out closes its connection; closed normally, a master partitioned past
+//   it hears the request after the heal and carries it out (RealStaleRequestTest).
+// - No TIME_WAIT: at one connection per slice a busy client's TIME_WAITs exhaust the ephemeral
+//   ports towards a node within a minute (seen on a bridge; loopback reuses TIME_WAIT ports).
 
 #include "nodes.h"
 #include "socket_aids.h"

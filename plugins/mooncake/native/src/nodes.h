@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <list>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -27,7 +28,7 @@ class Nodes {
         auto found = ids_.find(endpoint);
         if (found != ids_.end()) return found->second;
         const int id = static_cast<int>(nodes_.size());
-        nodes_.push_back(Node{endpoint, next_hearing_index_.fetch_add(1), false, {}});
+        nodes_.push_back(Node{endpoint, std::make_shared<std::atomic<int64_t>>(0), false, {}});
         ids_.emplace(endpoint, id);
         return id;
     }
@@ -38,10 +39,10 @@ class Nodes {
         return known(id) ? nodes_[id].endpoint : std::string();
     }
 
-    // The node's process-wide index, by which its bytes are heard (kvt_hearing::ReadingFrom).
-    int hearing_index(int id) {
+    // When bytes last came from node `id` (kvt_hearing::ReadingFrom); null for an id never given.
+    kvt_hearing::Heard heard(int id) {
         std::lock_guard<std::mutex> lock(mu_);
-        return known(id) ? nodes_[id].hearing_index : -1;
+        return known(id) ? nodes_[id].heard : nullptr;
     }
 
     // One transfer from node `id`, shown by reads() while it lives.
@@ -123,7 +124,7 @@ class Nodes {
             reads.oldest_ms = std::max(reads.oldest_ms, now - r.start_ms);
         }
         for (size_t id = 0; id < nodes_.size(); ++id) {
-            const int64_t heard = kvt_hearing::last_heard_ms(nodes_[id].hearing_index);
+            const int64_t heard = nodes_[id].heard->load(std::memory_order_relaxed);
             out[id].quiet_ms = heard == 0 ? -1 : std::max<int64_t>(0, now - heard);
         }
         return out;
@@ -132,14 +133,11 @@ class Nodes {
   private:
     struct Node {
         std::string endpoint;
-        int hearing_index;
+        kvt_hearing::Heard heard;
         bool avoided = false;
         std::vector<std::string> data_address;  // empty until learned
     };
     bool known(int id) const { return id >= 0 && static_cast<size_t>(id) < nodes_.size(); }
-
-    // Hearing indexes are the process's: bytes are heard by index, whichever client reads them.
-    static inline std::atomic<int> next_hearing_index_{0};
 
     std::mutex mu_;
     std::vector<Node> nodes_;

@@ -49,7 +49,7 @@ std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
     std::vector<void *> group_bufs;
     for (size_t i : which) group_bufs.push_back(into[i]);
     Nodes::Transfer transfer(c.nodes, id);
-    kvt_hearing::ReadingFrom reading(c.nodes.hearing_index(id));
+    kvt_hearing::ReadingFrom reading(c.nodes.heard(id));
     kvt_connect::AvoidingFor avoiding(c.nodes);
     auto got = kvt_shim::read_from(stripe, ks, where, which, choice, group_bufs);
     check_count("BatchGet", got, static_cast<int32_t>(which.size()));

@@ -3,8 +3,10 @@
 // each storage node this process reads from.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,12 +32,15 @@ class AvoidingFor {
 
 namespace kvt_hearing {
 
-// Connections this thread opens while one lives read from `node` (an index): bytes received on
-// them are heard from it. Mooncake's TCP transport connects on the thread that submits a transfer;
-// if it did not, the node's reads would be judged by their length alone.
+// When bytes last came from one node, on now_ms()'s clock; 0 if they never did.
+using Heard = std::shared_ptr<std::atomic<int64_t>>;
+
+// Connections this thread opens while one lives read from one node: bytes received on them stamp
+// `heard`. Mooncake's TCP transport connects on the thread that submits a transfer; if it did not,
+// the node's reads would be judged by their length alone.
 class ReadingFrom {
   public:
-    explicit ReadingFrom(int node);
+    explicit ReadingFrom(Heard heard);
     ~ReadingFrom();
     ReadingFrom(const ReadingFrom &) = delete;
     ReadingFrom &operator=(const ReadingFrom &) = delete;
@@ -45,7 +50,7 @@ class ReadingFrom {
 
   private:
     friend void connecting(int fd, const std::string &address);
-    const int node_;
+    const Heard heard_;
     ReadingFrom *const outer_;
     std::vector<std::string> connected_;
 };
@@ -55,9 +60,6 @@ inline int64_t now_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
 }
-
-// When bytes last came from `node`, on now_ms()'s clock; 0 if they never did.
-int64_t last_heard_ms(int node);
 
 // The connect guard tells of every connect (to `address`, in its form), so that the socket reads
 // from this thread's node.

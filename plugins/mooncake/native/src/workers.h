@@ -4,9 +4,9 @@
 #pragma once
 
 #include <condition_variable>
+#include <deque>
 #include <exception>
 #include <functional>
-#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -23,51 +23,42 @@ class Workers {
         {
             std::lock_guard<std::mutex> lock(mu_);
             stopping_ = true;
-            for (auto &worker : all_) worker->wake.notify_one();
         }
-        for (auto &worker : all_) worker->thread.join();
+        wake_.notify_all();
+        for (auto &thread : threads_) thread.join();
     }
 
     // Runs `task` on an idle thread, or on a new one when none is idle: each task has a thread to
     // itself at once, however long the others take.
     void run(std::function<void()> task) {
         std::lock_guard<std::mutex> lock(mu_);
-        if (idle_.empty()) {  // a new thread, which waits for mu_, so for its task
-            auto &fresh = all_.emplace_back(std::make_unique<Worker>());
-            fresh->thread = std::thread([this, me = fresh.get()] { serve(me); });
-            idle_.push_back(fresh.get());
-        }
-        Worker *worker = idle_.back();
-        idle_.pop_back();
-        worker->task = std::move(task);
-        worker->wake.notify_one();
+        tasks_.push_back(std::move(task));
+        if (idle_ < tasks_.size()) threads_.emplace_back([this] { serve(); });
+        else wake_.notify_one();
     }
 
    private:
-    struct Worker {
-        std::condition_variable wake;
-        std::function<void()> task;  // under the pool's mutex
-        std::thread thread;
-    };
-
-    void serve(Worker *me) {
+    void serve() {
         std::unique_lock<std::mutex> lock(mu_);
         while (true) {
-            me->wake.wait(lock, [&] { return me->task || stopping_; });
-            if (!me->task) return;
-            auto task = std::move(me->task);
-            me->task = nullptr;
+            ++idle_;
+            wake_.wait(lock, [&] { return !tasks_.empty() || stopping_; });
+            --idle_;
+            if (tasks_.empty()) return;
+            auto task = std::move(tasks_.front());
+            tasks_.pop_front();
             lock.unlock();
             task();
             lock.lock();
-            idle_.push_back(me);
         }
     }
 
     std::mutex mu_;
+    std::condition_variable wake_;
+    std::deque<std::function<void()>> tasks_;
+    size_t idle_ = 0;  // threads waiting for a task
     bool stopping_ = false;
-    std::vector<std::unique_ptr<Worker>> all_;
-    std::vector<Worker *> idle_;
+    std::vector<std::thread> threads_;
 };
 
 // Runs body(0) .. body(parts - 1), every part but the first on a worker, and returns once all have
