@@ -21,11 +21,11 @@ import org.junit.jupiter.api.io.TempDir;
  * A storage node that serves large reads, two at once, is busy, not silent: its bytes keep coming,
  * and it must not be made suspect (reads would then skip the only node that holds the keys). On
  * loopback, one instance holds the cluster's segment and another reads 128 MiB batches from it.
- * Which reads make a node suspect is the node table's rule, tested on a clock of its own
- * (plugins/mooncake/native/test/node_table_test.cpp); here the real connector must not mark a node whose reads
- * all complete, whatever this machine's speed: {@code suspect_after_ms} is generous (the rule's
- * bound for a heard node is three times it, far above any round measured, 188-712 ms), and a
- * round that outlasts {@code suspect_after_ms} is kept clear only by the node being heard.
+ * Which reads make a node suspect is StorageNodes' rule, tested on a clock of its own
+ * (StorageNodesTest); here the real connector must not mark a node whose reads all complete,
+ * whatever this machine's speed: {@code suspect_after_ms} is generous (the rule's bound for a heard
+ * node is three times it, far above any round measured, 188-712 ms), and a round that outlasts
+ * {@code suspect_after_ms} is kept clear only by the node being heard.
  */
 @ExtendWith(RealMooncakeAvailable.class)
 class RealBusyNodeTest {
