@@ -10,7 +10,7 @@
 // by every client of the process, deliberately. Non-blocking connects (master RPCs, asio's) pass.
 // A node that accepts connects but sends nothing (its process paused) is held suspect by Java once
 // its reads stall; its data address is then refused here on that client's batch threads only
-// (AvoidingFor), so a store placed there fails at once rather than wait out its deadline.
+// (BatchThread), so a store placed there fails at once rather than wait out its deadline.
 //
 // Every connection made here closes abortively (SO_LINGER 0):
 // - A master RPC that timed out closes its connection; closed normally, a master partitioned past
@@ -52,7 +52,6 @@ struct Peer {
 
 std::mutex peers_mu;
 std::map<std::string, Peer> peers;  // by address and port, as bytes
-thread_local Nodes *avoiding = nullptr;
 
 template <class T>
 std::string bytes_of(const T &value) {
@@ -100,18 +99,18 @@ int bounded_connect(int fd, const struct sockaddr *addr, socklen_t len, int flag
 
 }  // namespace
 
-kvt_connect::AvoidingFor::AvoidingFor(Nodes &nodes) : before_(avoiding) { avoiding = &nodes; }
-kvt_connect::AvoidingFor::~AvoidingFor() { avoiding = before_; }
-
 extern "C" int __wrap_connect(int fd, const struct sockaddr *addr, socklen_t len) {
     const linger abort_on_close{1, 0};
     setsockopt(fd, SOL_SOCKET, SO_LINGER, &abort_on_close, sizeof abort_on_close);
     std::string key = addr == nullptr ? std::string() : peer_key(addr, len);
-    kvt_hearing::connecting(fd, key);
+    kvt_aids::connecting(fd);
+    auto *batch = kvt_aids::BatchThread::current;
+    if (batch != nullptr && !key.empty() && std::ranges::find(batch->connected, key) == batch->connected.end())
+        batch->connected.push_back(key);
     const int flags = fcntl(fd, F_GETFL);
     if (flags < 0 || (flags & O_NONBLOCK) || key.empty()) return __real_connect(fd, addr, len);
 
-    if (avoiding != nullptr && avoiding->avoids_address(key)) {
+    if (batch != nullptr && batch->nodes.avoids_address(key)) {
         errno = ETIMEDOUT;
         return -1;
     }

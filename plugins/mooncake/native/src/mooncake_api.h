@@ -78,7 +78,6 @@ struct Locations {
         uint64_t size = 0;               // the object's size
         std::vector<std::string> nodes;  // the endpoint of each complete memory replica
         bool elsewhere = false;          // replicas outside memory only: batch_get_into reads it
-        bool checksum = true;            // the object carries its checksum
         std::vector<size_t> replica;     // nodes[r] is raw[...].replicas[replica[r]]
     };
     std::vector<Key> keys;
@@ -88,6 +87,11 @@ struct Locations {
 };
 
 inline Locations locate(mooncake::RealClient &client, const std::vector<std::string> &keys) {
+    // With checksums on, every object kvtier stores has one. One without it came from a master
+    // promoted from a snapshot, whose restore drops checksums at this commit, and whose stale
+    // metadata may point at memory that later objects reuse: Mooncake skips the check and returns
+    // their bytes. A miss instead, and removed (forget_unverifiable) so the next store replaces it.
+    const bool checked = mooncake::Environ::Get().GetStoreChecksumEnabled();
     Locations out;
     out.raw = client.client_->BatchQuery(keys);
     out.keys.resize(out.raw.size());  // a wrong count fails the batch (the connector checks it)
@@ -97,7 +101,11 @@ inline Locations locate(mooncake::RealClient &client, const std::vector<std::str
             key.error = static_cast<int64_t>(out.raw[i].error());
             continue;
         }
-        key.checksum = out.raw[i]->object_checksum.has_value();
+        if (checked && !out.raw[i]->object_checksum.has_value()) {
+            key.error = static_cast<int64_t>(mooncake::ErrorCode::OBJECT_NOT_FOUND);
+            out.unverifiable.push_back(keys[i]);
+            continue;
+        }
         const auto &replicas = out.raw[i]->replicas;
         for (size_t r = 0; r < replicas.size(); ++r) {
             if (!replicas[r].is_memory_replica()) continue;
@@ -108,19 +116,6 @@ inline Locations locate(mooncake::RealClient &client, const std::vector<std::str
             key.replica.push_back(r);
         }
         key.elsewhere = key.nodes.empty();
-    }
-    // With checksums on, every object kvtier stores has one. One without it came from a master
-    // promoted from a snapshot, whose restore drops checksums at this commit, and whose stale
-    // metadata may point at memory that later objects reuse: Mooncake skips the check and returns
-    // their bytes. A miss instead, and removed (forget_unverifiable) so the next store replaces it.
-    if (mooncake::Environ::Get().GetStoreChecksumEnabled()) {
-        for (size_t i = 0; i < out.keys.size(); ++i) {
-            auto &key = out.keys[i];
-            if (key.error == 0 && !key.checksum) {
-                key.error = static_cast<int64_t>(mooncake::ErrorCode::OBJECT_NOT_FOUND);
-                out.unverifiable.push_back(keys[i]);
-            }
-        }
     }
     return out;
 }

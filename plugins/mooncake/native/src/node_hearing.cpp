@@ -8,7 +8,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <mutex>
 #include <shared_mutex>
 #include <unordered_map>
@@ -20,37 +19,25 @@ extern "C" int __real_close(int fd);
 namespace {
 
 std::shared_mutex tags_mu;
-std::unordered_map<int, kvt_hearing::Heard> heard_on;  // by socket
-thread_local kvt_hearing::ReadingFrom *reading = nullptr;
+std::unordered_map<int, kvt_aids::Heard> heard_on;  // by socket
 
 // Stamps the node of socket `fd` when `got` bytes came on it; returns `got`.
 ssize_t heard(int fd, ssize_t got) {
     if (got <= 0) return got;
     std::shared_lock lock(tags_mu);
     if (auto it = heard_on.find(fd); it != heard_on.end())
-        it->second->store(kvt_hearing::now_ms(), std::memory_order_relaxed);
+        it->second->store(kvt_aids::now_ms(), std::memory_order_relaxed);
     return got;
 }
 
 }  // namespace
 
-namespace kvt_hearing {
-
-ReadingFrom::ReadingFrom(Heard heard) : heard_(std::move(heard)), outer_(reading) { reading = this; }
-ReadingFrom::~ReadingFrom() { reading = outer_; }
-
-void connecting(int fd, const std::string &address) {
-    {
-        std::unique_lock lock(tags_mu);
-        if (reading != nullptr && reading->heard_ != nullptr) heard_on[fd] = reading->heard_;
-        else heard_on.erase(fd);
-    }
-    if (reading != nullptr && !address.empty() &&
-        std::find(reading->connected_.begin(), reading->connected_.end(), address) == reading->connected_.end())
-        reading->connected_.push_back(address);
+void kvt_aids::connecting(int fd) {
+    const auto *batch = BatchThread::current;
+    std::unique_lock lock(tags_mu);
+    if (batch != nullptr && batch->heard != nullptr) heard_on[fd] = batch->heard;
+    else heard_on.erase(fd);
 }
-
-}  // namespace kvt_hearing
 
 extern "C" ssize_t __wrap_recv(int fd, void *buf, size_t len, int flags) {
     return heard(fd, __real_recv(fd, buf, len, flags));

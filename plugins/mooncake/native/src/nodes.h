@@ -39,8 +39,8 @@ class Nodes {
         return known(id) ? nodes_[id].endpoint : std::string();
     }
 
-    // When bytes last came from node `id` (kvt_hearing::ReadingFrom); null for an id never given.
-    kvt_hearing::Heard heard(int id) {
+    // When bytes last came from node `id` (kvt_aids::BatchThread); null for an id never given.
+    kvt_aids::Heard heard(int id) {
         std::lock_guard<std::mutex> lock(mu_);
         return known(id) ? nodes_[id].heard : nullptr;
     }
@@ -50,7 +50,7 @@ class Nodes {
       public:
         Transfer(Nodes &nodes, int id) : nodes_(nodes) {
             std::lock_guard<std::mutex> lock(nodes_.mu_);
-            run_ = nodes_.running_.insert(nodes_.running_.end(), Running{id, kvt_hearing::now_ms()});
+            run_ = nodes_.running_.insert(nodes_.running_.end(), Running{id, kvt_aids::now_ms()});
         }
         ~Transfer() {
             std::lock_guard<std::mutex> lock(nodes_.mu_);
@@ -115,7 +115,7 @@ class Nodes {
 
     // Per node id, now.
     std::vector<Reads> reads() {
-        const int64_t now = kvt_hearing::now_ms();
+        const int64_t now = kvt_aids::now_ms();
         std::lock_guard<std::mutex> lock(mu_);
         std::vector<Reads> out(nodes_.size());
         for (const auto &r : running_) {
@@ -133,7 +133,7 @@ class Nodes {
   private:
     struct Node {
         std::string endpoint;
-        kvt_hearing::Heard heard;
+        kvt_aids::Heard heard;
         bool avoided = false;
         std::vector<std::string> data_address;  // empty until learned
     };

@@ -49,14 +49,13 @@ std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
     std::vector<void *> group_bufs;
     for (size_t i : which) group_bufs.push_back(into[i]);
     Nodes::Transfer transfer(c.nodes, id);
-    kvt_hearing::ReadingFrom reading(c.nodes.heard(id));
-    kvt_connect::AvoidingFor avoiding(c.nodes);
+    kvt_aids::BatchThread batch(c.nodes, c.nodes.heard(id));
     auto got = kvt_shim::read_from(stripe, ks, where, which, choice, group_bufs);
     check_count("BatchGet", got, static_cast<int32_t>(which.size()));
     // A read that reached the node connected to its data address, which the connect guard avoids
     // while the node is suspect.
-    if (std::find(got.begin(), got.end(), 0) != got.end() && !reading.connected().empty())
-        c.nodes.learn_address(id, reading.connected());
+    if (std::find(got.begin(), got.end(), 0) != got.end() && !batch.connected.empty())
+        c.nodes.learn_address(id, batch.connected);
     return got;
 }
 
@@ -288,7 +287,7 @@ KVT_EXPORT int32_t kvt_probe_node(kvt_client *client, int32_t id, const char *ke
         const auto r = std::find(located.nodes.begin(), located.nodes.end(), node);
         if (r == located.nodes.end()) return KVT_PROBE_NOT_THERE;
         std::vector<char> scratch(located.size);
-        Nodes::Transfer transfer(client->nodes, id);  // no AvoidingFor: a probe must reach the node
+        Nodes::Transfer transfer(client->nodes, id);  // no BatchThread: a probe must reach the node
         const auto got = kvt_shim::read_from(c, keys, where, {0}, {static_cast<size_t>(r - located.nodes.begin())},
                                              {scratch.data()});
         check_count("BatchGet", got, 1);

@@ -1,6 +1,5 @@
-// What the connector tells the aids over libc's socket calls (wraps.cmake): the connect guard
-// (connect_guard.cpp) and node hearing (node_hearing.cpp), which tells when bytes last came from
-// each storage node this process reads from.
+// What the connector tells the aids over libc's socket calls (wraps.cmake), the connect guard
+// (connect_guard.cpp) and node hearing (node_hearing.cpp): which client's batch a thread runs.
 #pragma once
 
 #include <atomic>
@@ -12,47 +11,37 @@
 
 class Nodes;
 
-namespace kvt_connect {
-
-// While one lives, this thread's connects are a client's: a blocking connect to the data address
-// of a node it avoids fails at once with ETIMEDOUT. Other threads, another client's or a probe's,
-// connect as they would: what one client holds suspect changes no other's behaviour.
-class AvoidingFor {
-  public:
-    explicit AvoidingFor(Nodes &nodes);
-    ~AvoidingFor();
-    AvoidingFor(const AvoidingFor &) = delete;
-    AvoidingFor &operator=(const AvoidingFor &) = delete;
-
-  private:
-    Nodes *before_;
-};
-
-}  // namespace kvt_connect
-
-namespace kvt_hearing {
+namespace kvt_aids {
 
 // When bytes last came from one node, on now_ms()'s clock; 0 if they never did.
 using Heard = std::shared_ptr<std::atomic<int64_t>>;
 
-// Connections this thread opens while one lives read from one node: bytes received on them stamp
-// `heard`. Mooncake's TCP transport connects on the thread that submits a transfer; if it did not,
-// the node's reads would be judged by their length alone.
-class ReadingFrom {
+// While one lives, this thread submits the transfers of a batch of the client of `nodes`, and
+// Mooncake's TCP transport connects on the thread that submits a transfer:
+// - A blocking connect to the data address of a node the client avoids fails at once with
+//   ETIMEDOUT. Other threads, another client's or a probe's, connect as they would: what one
+//   client holds suspect changes no other's behaviour.
+// - With `heard`, the transfers read from one node: bytes received on the connections this thread
+//   opens stamp it. If Mooncake connected elsewhere, the node's reads would be judged by their
+//   length alone.
+class BatchThread {
   public:
-    explicit ReadingFrom(Heard heard);
-    ~ReadingFrom();
-    ReadingFrom(const ReadingFrom &) = delete;
-    ReadingFrom &operator=(const ReadingFrom &) = delete;
+    explicit BatchThread(Nodes &nodes, Heard heard = nullptr) : nodes(nodes), heard(std::move(heard)) {
+        current = this;
+    }
+    ~BatchThread() { current = outer_; }
+    BatchThread(const BatchThread &) = delete;
+    BatchThread &operator=(const BatchThread &) = delete;
 
+    Nodes &nodes;
+    const Heard heard;
     // The addresses this thread connected to while it lived, in the connect guard's form.
-    const std::vector<std::string> &connected() const { return connected_; }
+    std::vector<std::string> connected;
+
+    static inline thread_local BatchThread *current = nullptr;
 
   private:
-    friend void connecting(int fd, const std::string &address);
-    const Heard heard_;
-    ReadingFrom *const outer_;
-    std::vector<std::string> connected_;
+    BatchThread *const outer_ = current;
 };
 
 // The steady clock, in ms, that bytes are heard and reads are timed on.
@@ -61,8 +50,8 @@ inline int64_t now_ms() {
         .count();
 }
 
-// The connect guard tells of every connect (to `address`, in its form), so that the socket reads
-// from this thread's node.
-void connecting(int fd, const std::string &address);
+// The connect guard tells node hearing of every connect: socket `fd` reads from the node of
+// BatchThread::current's `heard`, or from none.
+void connecting(int fd);
 
-}  // namespace kvt_hearing
+}  // namespace kvt_aids

@@ -60,7 +60,7 @@ KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
         try {
             kvt_workers::in_parallel(client->store_workers, parts, [&](size_t p) {
                 const auto run = run_of(p, n, parts);
-                kvt_connect::AvoidingFor avoiding(client->nodes);
+                kvt_aids::BatchThread batch(client->nodes);
                 auto got = client->stripes[p]->batch_put_from(items(ks, run), items(staging.buffers(), run),
                                                                items(lens, run), config);
                 check_count("batch_put_from", got, static_cast<int32_t>(run.second - run.first));
