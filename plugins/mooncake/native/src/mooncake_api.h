@@ -130,7 +130,7 @@ inline void forget_unverifiable(mooncake::RealClient &client, const Locations &w
 }
 
 // One transfer: key which[j] of the located batch from its replica choice[j] (an index into its
-// nodes) into buffers[j]. Per j: 0, or a negative error code.
+// nodes) into buffers[which[j]]. Per j: 0, or a negative error code.
 inline std::vector<int64_t> read_from(mooncake::RealClient &client,
                                       const std::vector<std::string> &keys,
                                       const Locations &where, const std::vector<size_t> &which,
@@ -144,7 +144,7 @@ inline std::vector<int64_t> read_from(mooncake::RealClient &client,
         const auto &query = *where.raw[i];
         const auto &replica = query.replicas[where.keys[i].replica[choice[j]]];
         std::vector<mooncake::Slice> key_slices;
-        mooncake::allocateSlices(key_slices, replica, buffers[j]);
+        mooncake::allocateSlices(key_slices, replica, buffers[i]);
         ks.push_back(keys[i]);
         // Only the chosen replica, so that BatchGet cannot pick another one.
         queries.emplace_back(std::vector<mooncake::Replica::Descriptor>{replica},

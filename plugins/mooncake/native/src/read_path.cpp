@@ -38,27 +38,6 @@ void failed(kvt_staging::Batch &landing, size_t i, int64_t code) {
     if (!corrupted(code)) landing.late(i);
 }
 
-// One transfer from one node: keys which[j] of the located batch, each from its replica choice[j]
-// (all on node `id`), into into[which[j]]. Registered with the node while it runs, so that a stuck
-// transfer shows against exactly its node (kvt_node_reads).
-std::vector<int64_t> read_group(kvt_client &c, mooncake::RealClient &stripe,
-                                const std::vector<std::string> &ks,
-                                const kvt_shim::Locations &where, int id,
-                                const std::vector<size_t> &which, const std::vector<size_t> &choice,
-                                const std::vector<void *> &into) {
-    std::vector<void *> group_bufs;
-    for (size_t i : which) group_bufs.push_back(into[i]);
-    Nodes::Transfer transfer(c.nodes, id);
-    kvt_aids::BatchThread batch(c.nodes, c.nodes.heard(id));
-    auto got = kvt_shim::read_from(stripe, ks, where, which, choice, group_bufs);
-    check_count("BatchGet", got, static_cast<int32_t>(which.size()));
-    // A read that reached the node connected to its data address, which the connect guard avoids
-    // while the node is suspect.
-    if (std::find(got.begin(), got.end(), 0) != got.end() && !batch.connected.empty())
-        c.nodes.learn_address(id, batch.connected);
-    return got;
-}
-
 // Reads the located keys in `pending` (positions in the batch), each from its replica in
 // `choice`: one transfer per node and stripe, all at once. Writes results[i] and nodes[i] (the
 // node read) for every pending key.
@@ -91,7 +70,14 @@ void read_from_nodes(kvt_client &c, const std::vector<std::string> &ks, const kv
     }
     kvt_workers::in_parallel(c.workers, groups.size(), [&](size_t g) {
         auto &group = groups[g];
-        group.got = read_group(c, *group.stripe, ks, where, group.id, group.which, group.choice, landing.buffers());
+        Nodes::Transfer transfer(c.nodes, group.id);  // so that a stuck transfer shows against its node
+        kvt_aids::BatchThread batch(c.nodes, c.nodes.heard(group.id));
+        group.got = kvt_shim::read_from(*group.stripe, ks, where, group.which, group.choice, landing.buffers());
+        check_count("BatchGet", group.got, static_cast<int32_t>(group.which.size()));
+        // A read that reached the node connected to its data address, which the connect guard
+        // refuses while the node is avoided.
+        if (std::ranges::find(group.got, 0) != group.got.end() && !batch.connected.empty())
+            c.nodes.learn_address(group.id, batch.connected);
     });
 
     for (const auto &group : groups) {
