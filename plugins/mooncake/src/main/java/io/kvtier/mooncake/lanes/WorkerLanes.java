@@ -24,11 +24,11 @@ public final class WorkerLanes {
     static final String SHARED = "shared";
     /**
      * How much higher the store threads' nice value is than the others' (10 in a process started at
-     * nice 0). A store is written behind, while a lookup or a load holds up a request. With every core busy (the trace replay, 2 cores, four requests in flight), store
-     * threads at the priority of the others held the cores that lookups and loads were woken for: the
-     * prefix fetch p50 was 4.35 ms, against 2.71 ms with stores at nice 10, whose own latency did not
-     * change (their transfers run on Mooncake's threads). An idle core runs a store at once whatever
-     * its nice value.
+     * nice 0). A store is written behind, while a lookup or a load holds up a request. With every
+     * core busy (the trace replay, 2 cores, four requests in flight), store threads at the priority
+     * of the others held the cores that lookups and loads were woken for: the prefix fetch p50 was
+     * 4.35 ms, against 2.71 ms with stores at nice 10, whose own latency did not change (their
+     * transfers run on Mooncake's threads). An idle core runs a store at once whatever its nice value.
      */
     static final int STORE_NICE = 10;
     /** Which lanes a thread belongs to, so close() can tell it is running on one of them. */
