@@ -290,6 +290,7 @@ final class ClusterScenario {
     /** Makes the cluster, runs the plan on it, removes the cluster. */
     static Result run(Plan plan, Path logs) throws Exception {
         Files.createDirectories(logs);
+        System.out.printf("[cluster] %s: the master's, the nodes' and the clients' logs go to %s%n", plan.name(), logs);
         try (Cluster cluster = Cluster.up(plan.fault().ha() ? REDIS + 1 : RAW_HOST + 1, logs)) {
             return new ClusterScenario(cluster, plan, logs).run();
         }

@@ -12,6 +12,7 @@ import java.util.List;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -51,7 +52,8 @@ class RealClusterFaultsTest {
      */
     private static final double SUSPECT_BY = 10.0;
 
-    @TempDir
+    /** Kept when a test fails, for its keys to be traced in the master's and the nodes' logs. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path logs;
 
     private Result run(String name, Fault fault, int replicas, Duration during) throws Exception {

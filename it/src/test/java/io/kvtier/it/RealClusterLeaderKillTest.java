@@ -15,6 +15,7 @@ import java.time.Duration;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -41,7 +42,8 @@ class RealClusterLeaderKillTest {
     /** How long health may take to follow the master; one-sided and generous, as in RealClusterFaultsTest. */
     private static final double HEALTH_FOLLOWS_WITHIN = 15.0;
 
-    @TempDir
+    /** Kept when a test fails, for its keys to be traced in the master's and the nodes' logs. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path logs;
 
     @Test

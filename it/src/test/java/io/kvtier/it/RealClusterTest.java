@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,7 +26,8 @@ class RealClusterTest {
     private static final int CONNECTED = 0;
     private static final int CLOSED_PORT = 9;
 
-    @TempDir
+    /** Kept when a test fails, for its keys to be traced in the master's and the nodes' logs. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path logs;
 
     /** Opens a TCP connection from one host to an address, within 2 s; the exit status says how it went. */

@@ -202,8 +202,9 @@ final class Operations {
     }
 
     /**
-     * Counts the key lost unless a fault window excuses it or the instance evicts; a lost key is described
-     * on stderr, to be traced, an evicted one is not: a cache that lives full evicts all along.
+     * Counts the key lost unless a fault window excuses it or the instance evicts. A lost key, or one
+     * missing after a fault, is described on stderr, to be traced; an evicted one is not: a cache that
+     * lives full evicts all along.
      */
     private void expectedPresentButMissing(Target target, Op op, OpStats stats, int key, KeyBook.Entry known) {
         boolean excused = target.faults.excuses(known.storeStartNanos());
@@ -212,12 +213,11 @@ final class Operations {
             return;
         }
         stats.expectedPresentButMissing(excused);
-        if (!excused) {
-            err.printf("kvtier: soak %.1f s: instance %d key %d, version %d stored from %.1f s, lost: a %s says missing%n",
-                    (System.nanoTime() - startNanos) / 1e9, target.index, key, known.version(),
-                    (known.storeStartNanos() - startNanos) / 1e9, op.name().toLowerCase());
-            err.flush();
-        }
+        err.printf("kvtier: soak %.1f s: instance %d key %d, version %d stored from %.1f s, %s: a %s says missing%n",
+                (System.nanoTime() - startNanos) / 1e9, target.index, key, known.version(),
+                (known.storeStartNanos() - startNanos) / 1e9, excused ? "missing after a fault" : "lost",
+                op.name().toLowerCase());
+        err.flush();
     }
 
     /**

@@ -296,9 +296,14 @@ class SoakWithDoublesTest {
     @Test
     void errorsDuringARestartOpenAFaultWindowAndWhatItLostIsMissingAfterFaultNotLost() throws Exception {
         RestartingAdapterDouble restarting = new RestartingAdapterDouble(2000, 100);
-        SoakReport report = soak("restarting", restarting, t -> restarting.keysAfterRecovery() > 0 && !t.faults.isOpen()
-                && sum(t, OpStats.Snapshot::missingAfterFault) >= 10);
+        StringWriter err = new StringWriter();
+        SoakReport report = soak("restarting", restarting, new MetricRegistry(), null, (soak, t) ->
+                restarting.keysAfterRecovery() > 0 && !t.faults.isOpen() && sum(t, OpStats.Snapshot::missingAfterFault) >= 10, err);
         SoakReport.InstanceReport r = report.instance("restarting");
+        assertThat(err.toString().lines().filter(line -> line.matches("kvtier: soak [0-9.]+ s: instance 0 key \\d+, version \\d+ "
+                + "stored from [0-9.]+ s, missing after a fault: a (lookup|load|delete) says missing")))
+                .as("each key missing after the fault described on stderr, to be traced")
+                .hasSize((int) sum(r, OpStats.Snapshot::missingAfterFault));
         assertThat(r.errors()).isEqualTo(restarting.failed.get()).isPositive();
         assertThat(r.ops().values()).allSatisfy(s -> assertThat(s.errorsByKind().keySet())
                 .isSubsetOf("transient -900"));
