@@ -272,10 +272,11 @@ KVT_EXPORT int32_t kvt_probe_node(kvt_client *client, int32_t id, const char *ke
         if (located.error < 0) return KVT_PROBE_UNANSWERED;  // the master may be away
         const auto r = std::find(located.nodes.begin(), located.nodes.end(), node);
         if (r == located.nodes.end()) return KVT_PROBE_NOT_THERE;
-        std::vector<char> scratch(located.size);
+        kvt_staging::Batch landing(client->staging, {nullptr}, {located.size}, true);
         Nodes::Transfer transfer(client->nodes, id);  // no BatchThread: a probe must reach the node
         const auto got = kvt_shim::read_from(c, keys, where, {0}, {static_cast<size_t>(r - located.nodes.begin())},
-                                             {scratch.data()});
+                                             landing.buffers());
+        if (got.size() != 1 || got[0] != 0) landing.all_late();  // as a load's: it may still be written into
         check_count("BatchGet", got, 1);
         return got[0] == 0 ? KVT_PROBE_ANSWERED : KVT_PROBE_UNANSWERED;
     });

@@ -11,12 +11,15 @@ import io.kvtier.mooncake.config.ReplicateConfig;
 import io.kvtier.mooncake.deadline.SliceGuard;
 import io.kvtier.mooncake.health.StorageNodes;
 import io.kvtier.mooncake.health.Timings;
+import io.kvtier.mooncake.lanes.LaneTask;
+import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.ObjectKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -80,12 +83,18 @@ class NodeProbeTest {
 
     /** A client of the double with nodes a, b and c, and keys 0 to 3 stored with two replicas each. */
     private List<ObjectKey> storedOnThreeNodes() {
+        return storedOnThreeNodes(Map.of());
+    }
+
+    /** As above, with the double's {@code options} too. */
+    private List<ObjectKey> storedOnThreeNodes(Map<String, String> options) {
         silent = dir.resolve("silent");
         calls = dir.resolve("calls");
-        client = MooncakeClient.open(TestDouble.binding(), Map.of("local_hostname", "127.0.0.1", "metadata_server",
-                "P2PHANDSHAKE", "master_server_addr", "probe-" + UUID.randomUUID() + ":1", "testdouble_nodes", "a,b,c",
-                "testdouble_silent_nodes_file", silent.toString(), "testdouble_calls_file", calls.toString()),
-                Duration.ofSeconds(5), 1);
+        Map<String, String> config = new HashMap<>(options);
+        config.putAll(Map.of("local_hostname", "127.0.0.1", "metadata_server", "P2PHANDSHAKE", "master_server_addr",
+                "probe-" + UUID.randomUUID() + ":1", "testdouble_nodes", "a,b,c", "testdouble_silent_nodes_file",
+                silent.toString(), "testdouble_calls_file", calls.toString()));
+        client = MooncakeClient.open(TestDouble.binding(), config, Duration.ofSeconds(5), 1);
         nodes = new StorageNodes(StorageNodes.Connector.over(client), 100, Timings.DEFAULTS, now::get, (n, state, why) -> { });
         List<ObjectKey> keys = Fixtures.keys(0, 4); // key 0 on a and b, key 3 on a and b too
         OffHeapRegion source = new OffHeapRegion(4 * SIZE);
@@ -146,5 +155,23 @@ class NodeProbeTest {
         now.addAndGet(1);
         nodes.probe();
         assertThat(a()).isEqualTo(StorageNodes.State.UP);
+    }
+
+    @Test
+    void aProbeReadThatFailedButStillWritesLateWritesIntoNoLaterLoad() {
+        List<ObjectKey> keys = storedOnThreeNodes(Map.of("testdouble_late_bytes_keys", Fixtures.keys(0, 1).get(0).wireString()));
+        assertThat(load(keys.subList(3, 4))).as("key 3 read from a, which the client meets so").containsExactly(SIZE);
+        int a = java.util.stream.IntStream.range(0, 3).filter(id -> client.nodeName(id).equals("a")).findFirst().orElseThrow();
+
+        assertThat(client.probeNode(a, keys.get(0).wireString())).as("the double fails the first read of key 0")
+                .isEqualTo(MooncakeClient.ProbeAnswer.UNANSWERED);
+        // The double's failed transfer delivers 0xEE bytes into the probe's buffer at the end of the next
+        // read call: this guarded load, which reads into staging of the same size. Were the probe's
+        // staging reused for it, it would hold them.
+        OffHeapRegion target = new OffHeapRegion(SIZE);
+        MooncakeClient.Loaded loaded = client.load(keys.subList(3, 4), null, new long[] {target.address}, new long[] {SIZE},
+                new LaneTask(guard -> BatchResult.empty(), () -> null));
+        assertThat(loaded.results()).containsExactly(SIZE);
+        assertThat(target.read(0, SIZE)).as("key 3, whole").isEqualTo(OffHeapRegion.expected(SIZE, 3));
     }
 }
