@@ -17,10 +17,9 @@
 #include "socket_aids.h"
 
 class Nodes {
-    struct Running {  // a transfer, shown by reads() unless its node was cleared while it ran
+    struct Running {  // a transfer, shown by reads()
         int node;
         int64_t start_ms;
-        bool counted = true;
     };
 
   public:
@@ -71,16 +70,11 @@ class Nodes {
         return it != ids_.end() && nodes_[it->second].avoided;
     }
 
-    // False for an id never given. Clearing a node also stops counting the transfers running from
-    // it: Mooncake gives up on one stuck since a fault only at its own timeout (30 s over TCP), and
-    // counted, it would make the node suspect again at once, long after the node answers.
+    // False for an id never given.
     bool avoid(int id, bool avoid) {
         std::lock_guard<std::mutex> lock(mu_);
         if (!known(id)) return false;
         nodes_[id].avoided = avoid;
-        if (!avoid)
-            for (auto &run : running_)
-                if (run.node == id) run.counted = false;
         return true;
     }
 
@@ -125,7 +119,6 @@ class Nodes {
         std::lock_guard<std::mutex> lock(mu_);
         std::vector<Reads> out(nodes_.size());
         for (const auto &r : running_) {
-            if (!r.counted) continue;
             auto &reads = out[r.node];
             ++reads.running;
             reads.oldest_ms = std::max(reads.oldest_ms, now - r.start_ms);
