@@ -4,6 +4,7 @@
 // this code too; the few places where the two must differ are marked.
 #pragma once
 
+#include <chrono>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -152,9 +153,18 @@ inline std::vector<int64_t> read_from(mooncake::RealClient &client,
         slices[keys[i]] = std::move(key_slices);
     }
     auto got = client.client_->BatchGet(ks, queries, slices);
+    // Mooncake turns a read that outlived its object's lease into LEASE_EXPIRED only when its bytes
+    // matched. A mismatch then says nothing of the object: once the lease ended, the master could
+    // free its memory for others (as a read stuck across a partition finds), and removing the key
+    // on that evidence removed the newer object it named by then.
+    const auto now = std::chrono::steady_clock::now();
     std::vector<int64_t> out(got.size());
-    for (size_t j = 0; j < got.size(); ++j)
+    for (size_t j = 0; j < got.size(); ++j) {
         out[j] = got[j] ? 0 : static_cast<int64_t>(got[j].error());
+        if (got[j].error() == mooncake::ErrorCode::CHECKSUM_MISMATCH && j < queries.size() &&
+            now >= queries[j].lease_timeout)
+            out[j] = static_cast<int64_t>(mooncake::ErrorCode::LEASE_EXPIRED);
+    }
     return out;
 }
 

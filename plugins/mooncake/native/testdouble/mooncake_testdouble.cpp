@@ -51,6 +51,8 @@
 //                                         a read of it lands 0xEE bytes and yields
 //                                         CHECKSUM_MISMATCH (-801), as Mooncake's object
 //                                         checksum check answers.
+//   testdouble_lease_ms=<n>               the lease a query grants, after which the master may
+//                                         free the object's memory (Mooncake's default: 10000).
 //   testdouble_silent_nodes_file=<path>   while the file at <path> lists a node (comma or
 //                                         newline separated), every transfer to or from that
 //                                         node hangs, as on a silently partitioned host; it
@@ -141,7 +143,8 @@ using namespace testdouble;
 const std::string &toString(ErrorCode code) noexcept {
     static const std::string ok = "OK", internal = "INTERNAL_ERROR",
                              invalid = "INVALID_PARAMS", not_found = "OBJECT_NOT_FOUND",
-                             exists = "OBJECT_ALREADY_EXISTS", transfer_fail = "TRANSFER_FAIL",
+                             exists = "OBJECT_ALREADY_EXISTS", lease_expired = "LEASE_EXPIRED",
+                             transfer_fail = "TRANSFER_FAIL",
                              checksum_mismatch = "CHECKSUM_MISMATCH", rpc_fail = "RPC_FAIL",
                              no_room = "NO_AVAILABLE_HANDLE",
                              unknown = "UNKNOWN_ERROR";
@@ -152,6 +155,7 @@ const std::string &toString(ErrorCode code) noexcept {
         case ErrorCode::INVALID_PARAMS: return invalid;
         case ErrorCode::OBJECT_NOT_FOUND: return not_found;
         case ErrorCode::OBJECT_ALREADY_EXISTS: return exists;
+        case ErrorCode::LEASE_EXPIRED: return lease_expired;
         case ErrorCode::TRANSFER_FAIL: return transfer_fail;
         case ErrorCode::CHECKSUM_MISMATCH: return checksum_mismatch;
         case ErrorCode::RPC_FAIL: return rpc_fail;
@@ -230,6 +234,9 @@ tl::expected<void, ErrorCode> RealClient::setup_internal(const ConfigDict &confi
             for (auto &k : split_csv(value)) unchecked_keys_.insert(k);
         } else if (key == "testdouble_corrupt_node") {
             corrupt_node_ = value;
+        } else if (key == "testdouble_lease_ms") {
+            if (!parse_u64(value, u) || u > 3600000) return bad("milliseconds");
+            lease_ = std::chrono::milliseconds(u);
         } else if (key == "testdouble_silent_nodes_file") {
             silent_nodes_file_ = value;
         } else if (key == "testdouble_calls_file") {
@@ -458,7 +465,7 @@ std::vector<tl::expected<QueryResult, ErrorCode>> Client::BatchQuery(const std::
             for (const auto &node : where->second) replicas.push_back({{{it->second.size(), node}}});
         std::optional<uint64_t> checksum;
         if (owner_.unchecked_keys_.count(key) == 0) checksum = 0;
-        out.emplace_back(QueryResult(std::move(replicas), std::chrono::steady_clock::now(), checksum));
+        out.emplace_back(QueryResult(std::move(replicas), std::chrono::steady_clock::now() + owner_.lease_, checksum));
     }
     return out;
 }
@@ -506,6 +513,10 @@ std::vector<tl::expected<void, ErrorCode>> Client::BatchGet(
         delivered_now = std::exchange(owner_.late_bytes_, std::move(failed_now));
     }
     for (const auto &late : delivered_now) std::memset(late.buffer, 0xEE, late.size);
+    // As Mooncake's: a read that succeeded after its lease ended may hold another object's bytes.
+    const auto now = std::chrono::steady_clock::now();
+    for (size_t i = 0; i < out.size() && i < queries.size(); ++i)
+        if (out[i] && now >= queries[i].lease_timeout) out[i] = error(static_cast<int>(ErrorCode::LEASE_EXPIRED));
     return out;
 }
 

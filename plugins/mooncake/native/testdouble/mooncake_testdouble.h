@@ -41,6 +41,7 @@ enum class ErrorCode : int32_t {
     INVALID_PARAMS = -600,
     OBJECT_NOT_FOUND = -704,
     OBJECT_ALREADY_EXISTS = -705,
+    LEASE_EXPIRED = -707,
     TRANSFER_FAIL = -800,
     CHECKSUM_MISMATCH = -801,
     RPC_FAIL = -900,
@@ -252,6 +253,7 @@ class RealClient {
     std::string silent_nodes_file_;   // written only during setup
     std::string local_node_;          // written only during setup
     std::string corrupt_node_;        // written only during setup
+    std::chrono::milliseconds lease_{10000};  // written only during setup
     std::set<std::string> unchecked_keys_;  // written only during setup
     std::string calls_file_;          // written only during setup
     int64_t serial_ = 0;              // written only during setup
