@@ -72,8 +72,9 @@ class NodeProbeTest {
             sizes[i] = SIZE;
         }
         List<String> wireKeys = keys.stream().map(ObjectKey::wireString).toList();
+        long started = nodes.now();
         MooncakeClient.Loaded loaded = client.load(keys, null, addresses, sizes, SliceGuard.ALWAYS);
-        nodes.loaded(wireKeys, loaded);
+        nodes.loaded(wireKeys, loaded, started);
         return loaded.results();
     }
 

@@ -105,12 +105,13 @@ public final class NativeBatches {
     }
 
     private long[] load(List<ObjectKey> keys, int[] indices, long[] addresses, long[] sizes, SliceGuard held) {
+        long started = nodes.now();
         MooncakeClient.Loaded loaded = client.load(keys, indices, addresses, sizes, held);
         List<String> wireKeys = new ArrayList<>(addresses.length);
         for (int j = 0; j < addresses.length; j++) {
             wireKeys.add(keys.get(indices == null ? j : indices[j]).wireString());
         }
-        nodes.loaded(wireKeys, loaded);
+        nodes.loaded(wireKeys, loaded, started);
         return loaded.results();
     }
 

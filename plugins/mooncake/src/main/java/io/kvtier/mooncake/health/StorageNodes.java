@@ -101,11 +101,18 @@ public final class StorageNodes {
         return ranMs > HEARD_READ_BOUND * suspectAfterMs || quietMs < 0 || quietMs > suspectAfterMs;
     }
 
+    /** Now, on the model's clock: when a load starts, for {@link #loaded}. */
+    public long now() {
+        return nanoTime.getAsLong();
+    }
+
     /**
-     * A load's outcome, per key of {@code wireKeys}: the node it was read from and its result, and an
-     * avoided node that holds a replica of it, which a probe of that node may read.
+     * The outcome of a load that started at {@code startedNanos} ({@link #now}), per key of
+     * {@code wireKeys}: the node it was read from and its result, and an avoided node that holds a
+     * replica of it, which a probe of that node may read. A failure says nothing of a node cleared
+     * since the load started: a read stuck since a fault fails only at Mooncake's own timeout.
      */
-    public void loaded(List<String> wireKeys, Loaded loaded) {
+    public void loaded(List<String> wireKeys, Loaded loaded, long startedNanos) {
         List<Runnable> changes = new ArrayList<>();
         synchronized (this) {
             long now = nanoTime.getAsLong();
@@ -118,7 +125,7 @@ public final class StorageNodes {
                 }
                 Node node = node(loaded.nodes()[j], now);
                 node.met(wireKeys.get(j), now);
-                if (loaded.results()[j] == MooncakeCodes.TRANSFER_FAIL) {
+                if (loaded.results()[j] == MooncakeCodes.TRANSFER_FAIL && !node.clearedSince(startedNanos)) {
                     suspect(node, "a read from it failed: TRANSFER_FAIL", changes);
                 }
             }
@@ -214,6 +221,10 @@ public final class StorageNodes {
             return;
         }
         node.state = to;
+        if (to == State.UP) {
+            node.cleared = true;
+            node.clearedNanos = nanoTime.getAsLong();
+        }
         connector.avoid(node.id, to == State.SUSPECT);
         changes.add(() -> listener.changed(node.name, to, why));
     }
@@ -225,11 +236,17 @@ public final class StorageNodes {
         State state = State.UP;
         final Deque<String> keys = new ArrayDeque<>();
         long lastMetNanos;
+        boolean cleared;
+        long clearedNanos;
 
         Node(int id, String name, long now) {
             this.id = id;
             this.name = name;
             this.lastMetNanos = now;
+        }
+
+        boolean clearedSince(long nanos) {
+            return cleared && clearedNanos - nanos > 0;
         }
 
         void met(String key, long now) {

@@ -61,9 +61,13 @@ class StorageNodesTest {
         nanos += TimeUnit.MILLISECONDS.toNanos(ms);
     }
 
-    /** One key per entry, read from {@code read} (-1: none), with an avoided replica on {@code avoided} (-1: none). */
+    /** One key per entry, read from {@code read} (-1: none), with an avoided replica on {@code avoided} (-1: none), by a load started now. */
     private void loaded(String key, int read, int avoided, long result) {
-        nodes.loaded(List.of(key), new Loaded(new long[] {result}, new int[] {read}, new int[] {avoided}));
+        loaded(key, read, avoided, result, nanos);
+    }
+
+    private void loaded(String key, int read, int avoided, long result, long startedNanos) {
+        nodes.loaded(List.of(key), new Loaded(new long[] {result}, new int[] {read}, new int[] {avoided}), startedNanos);
     }
 
     @Test
@@ -85,6 +89,22 @@ class StorageNodesTest {
         assertThat(nodes.suspects()).containsExactly("a");
         assertThat(connector.calls).containsExactly("avoid a");
         assertThat(heard).containsExactly("a SUSPECT: a read from it failed: TRANSFER_FAIL");
+    }
+
+    @Test
+    void aFailedTransferOfALoadThatStartedBeforeItsNodeWasClearedLeavesTheNodeUp() {
+        long stuckSince = nanos;
+        loaded("k1", 0, -1, TRANSFER_FAIL);
+        connector.answers.put("a k1", ProbeAnswer.ANSWERED);
+        advanceMillis(1000);
+        nodes.probe();
+        assertThat(nodes.suspects()).isEmpty();
+
+        advanceMillis(20_000);
+        loaded("k2", 0, -1, TRANSFER_FAIL, stuckSince);
+        assertThat(nodes.suspects()).as("a read stuck since before a was cleared, failing at Mooncake's timeout").isEmpty();
+        loaded("k3", 0, -1, TRANSFER_FAIL, nanos - 1);
+        assertThat(nodes.suspects()).as("a read started after the clearing").containsExactly("a");
     }
 
     @Test
