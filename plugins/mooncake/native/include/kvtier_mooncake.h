@@ -128,7 +128,8 @@ int32_t kvt_load(kvt_client *client, const char *const *keys, const int32_t *key
 #define KVT_ON_SUSPECT_NODES (-9100)
 
 /* The storage nodes this client has met, by id (0, 1, ... in the order met), with the transfers
- * running from each now: for each id below cap, running[id] transfers, the oldest of which has run
+ * running from each now, but for those already running when the node was last cleared
+ * (kvt_avoid_node(id, 0)): for each id below cap, running[id] transfers, the oldest of which has run
  * oldest_ms[id] ms (0 when none runs), and quiet_ms[id] ms since bytes last came from the node
  * (-1 when none ever did, or when the build cannot tell: then judge a read by its length alone).
  * Returns the number of nodes, which may exceed cap; negative on failure. */
@@ -142,6 +143,7 @@ int32_t kvt_node_name(kvt_client *client, int32_t id, char *buf, int32_t cap);
 /* Whether this client avoids node id (avoid != 0): its reads take another replica (or answer
  * KVT_ON_SUSPECT_NODES), its stores name the other nodes as preferred segments, and its connects
  * to the node's data address fail at once (other clients of the process connect as they would).
+ * avoid == 0 also stops counting the transfers running from it now in kvt_node_reads.
  * The caller decides; nothing here avoids a node on its own. */
 int32_t kvt_avoid_node(kvt_client *client, int32_t id, int32_t avoid);
 

@@ -17,9 +17,10 @@
 #include "socket_aids.h"
 
 class Nodes {
-    struct Running {  // a transfer, shown by reads()
+    struct Running {  // a transfer, shown by reads() unless its node was cleared while it ran
         int node;
         int64_t start_ms;
+        bool counted = true;
     };
 
   public:
@@ -70,11 +71,16 @@ class Nodes {
         return it != ids_.end() && nodes_[it->second].avoided;
     }
 
-    // False for an id never given.
+    // False for an id never given. Clearing a node also stops counting the transfers running from
+    // it: Mooncake gives up on one stuck since a fault only at its own timeout (30 s over TCP), and
+    // counted, it would make the node suspect again at once, long after the node answers.
     bool avoid(int id, bool avoid) {
         std::lock_guard<std::mutex> lock(mu_);
         if (!known(id)) return false;
         nodes_[id].avoided = avoid;
+        if (!avoid)
+            for (auto &run : running_)
+                if (run.node == id) run.counted = false;
         return true;
     }
 
@@ -119,6 +125,7 @@ class Nodes {
         std::lock_guard<std::mutex> lock(mu_);
         std::vector<Reads> out(nodes_.size());
         for (const auto &r : running_) {
+            if (!r.counted) continue;
             auto &reads = out[r.node];
             ++reads.running;
             reads.oldest_ms = std::max(reads.oldest_ms, now - r.start_ms);

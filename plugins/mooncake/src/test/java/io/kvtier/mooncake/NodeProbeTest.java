@@ -175,4 +175,22 @@ class NodeProbeTest {
         assertThat(loaded.results()).containsExactly(SIZE);
         assertThat(target.read(0, SIZE)).as("key 3, whole").isEqualTo(OffHeapRegion.expected(SIZE, 3));
     }
+
+    @Test
+    void aReadStuckSinceBeforeANodeWasClearedDoesNotMakeItSuspectAgain() throws Exception {
+        List<ObjectKey> keys = storedOnThreeNodes();
+        silenceAAndReadAroundIt(keys);
+        assertThat(client.delete(List.of(keys.get(0), keys.get(3)))).containsExactly(0, 0);
+        now.addAndGet(Timings.DEFAULTS.metRecently().toNanos());
+        nodes.probe();
+        assertThat(a()).as("the master places none of a's keys there any more").isEqualTo(StorageNodes.State.UP);
+
+        // Mooncake gives up on a transfer stuck since a fault only at its own timeout, long after the
+        // node answers again; the double holds it while a is listed silent.
+        assertThat(stuck).as("the read of key 0 from a still runs").isNotDone();
+        nodes.sweep();
+        assertThat(a()).as("a read that ran since before a was cleared says nothing of a now")
+                .isEqualTo(StorageNodes.State.UP);
+        assertThat(client.nodeReads().running()).as("transfers counted, per node").containsOnly(0);
+    }
 }
