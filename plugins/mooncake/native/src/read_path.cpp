@@ -189,6 +189,8 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
 
         const auto where = kvt_shim::locate(c, ks);
         check_count("BatchQuery", where.keys, n);
+        // At once: by the end of a read stuck for seconds, a store may have replaced them.
+        kvt_shim::forget_unverifiable(c, where);
         std::vector<size_t> pending, choice, elsewhere;
         for (int32_t i = 0; i < n; ++i) {
             const auto &key = where.keys[i];
@@ -214,7 +216,6 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
         }
         if (guard != nullptr) copy_out(guard, landing, bufs, results);
         remove_corrupted(*client, ks, results);
-        kvt_shim::forget_unverifiable(c, where);
         return 0;
     });
 }
