@@ -124,12 +124,25 @@ void read_replicas(kvt_client &c, const std::vector<std::string> &ks, const kvt_
 }
 
 // An object none of whose replicas was read whole is removed: a store of a key that exists keeps
-// the old object, so it could never be replaced otherwise. Its key stays an error.
-void remove_corrupted(kvt_client &c, const std::vector<std::string> &ks, const int64_t *results) {
+// the old object, so it could never be replaced otherwise. Its key stays an error. Only while the
+// key names that object still (its checksum): a call that outlived its deadline may return after
+// the host stored the key again.
+void remove_corrupted(kvt_client &c, const std::vector<std::string> &ks, const kvt_shim::Locations &where,
+                      const int64_t *results) {
     std::vector<std::string> corrupted_keys;
+    std::vector<size_t> at;
     for (size_t i = 0; i < ks.size(); ++i)
-        if (corrupted(results[i])) corrupted_keys.push_back(ks[i]);
-    if (!corrupted_keys.empty()) next_stripe(c).batchRemove(corrupted_keys, /*force=*/true);
+        if (corrupted(results[i])) {
+            corrupted_keys.push_back(ks[i]);
+            at.push_back(i);
+        }
+    if (corrupted_keys.empty()) return;
+    const auto now = c.stripes[0]->client_->BatchQuery(corrupted_keys);
+    std::vector<std::string> still;
+    for (size_t j = 0; j < now.size() && j < at.size(); ++j)
+        if (now[j] && now[j]->object_checksum == where.raw[at[j]]->object_checksum)
+            still.push_back(corrupted_keys[j]);
+    if (!still.empty()) next_stripe(c).batchRemove(still, /*force=*/true);
 }
 
 // Reads keys whose replicas are outside memory (disk, NoF) with batch_get_into. Writes results[i]
@@ -215,7 +228,7 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
             throw;
         }
         if (guard != nullptr) copy_out(guard, landing, bufs, results);
-        remove_corrupted(*client, ks, results);
+        remove_corrupted(*client, ks, where, results);
         return 0;
     });
 }

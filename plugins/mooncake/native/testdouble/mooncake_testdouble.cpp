@@ -65,8 +65,10 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include <thread>
 #include <utility>
 
@@ -464,7 +466,7 @@ std::vector<tl::expected<QueryResult, ErrorCode>> Client::BatchQuery(const std::
         else
             for (const auto &node : where->second) replicas.push_back({{{it->second.size(), node}}});
         std::optional<uint64_t> checksum;
-        if (owner_.unchecked_keys_.count(key) == 0) checksum = 0;
+        if (owner_.unchecked_keys_.count(key) == 0) checksum = std::hash<std::string_view>{}({it->second.data(), it->second.size()});
         out.emplace_back(QueryResult(std::move(replicas), std::chrono::steady_clock::now() + owner_.lease_, checksum));
     }
     return out;

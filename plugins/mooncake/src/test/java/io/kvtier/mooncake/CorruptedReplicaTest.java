@@ -9,12 +9,18 @@ import io.kvtier.mooncake.config.ReplicateConfig;
 import io.kvtier.mooncake.deadline.SliceGuard;
 import io.kvtier.spi.ErrorKind;
 import io.kvtier.spi.ObjectKey;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A replica whose bytes differ from its object's checksum, through the double with two storage
@@ -29,16 +35,19 @@ class CorruptedReplicaTest {
     private final long[] sizes = {SIZE, SIZE};
     private final OffHeapRegion l1 = new OffHeapRegion(2 * SIZE);
     private MooncakeClient client;
+    @TempDir
+    Path dir;
 
     private void storeBothKeys(int replicas) {
-        storeBothKeys(replicas, "10000");
+        storeBothKeys(replicas, Map.of());
     }
 
-    /** With leases of {@code leaseMs}: once one ends, the master may give the object's memory to another. */
-    private void storeBothKeys(int replicas, String leaseMs) {
-        client = MooncakeClient.open(TestDouble.binding(), Map.of("local_hostname", "127.0.0.1", "metadata_server",
-                "P2PHANDSHAKE", "master_server_addr", "corrupt-" + UUID.randomUUID() + ":1", "testdouble_nodes", "a,b",
-                "testdouble_corrupt_node", "a", "testdouble_lease_ms", leaseMs), Duration.ofSeconds(5), 1);
+    /** With the double's {@code options} too. */
+    private void storeBothKeys(int replicas, Map<String, String> options) {
+        Map<String, String> config = new HashMap<>(options);
+        config.putAll(Map.of("local_hostname", "127.0.0.1", "metadata_server", "P2PHANDSHAKE", "master_server_addr",
+                "corrupt-" + UUID.randomUUID() + ":1", "testdouble_nodes", "a,b", "testdouble_corrupt_node", "a"));
+        client = MooncakeClient.open(TestDouble.binding(), config, Duration.ofSeconds(5), 1);
         OffHeapRegion source = new OffHeapRegion(2 * SIZE);
         Fixtures.filled(source, 2, 7);
         long[] rc = client.store(keys, null, addresses(source), sizes, new ReplicateConfig(replicas, ReplicateConfig.UNSET), SliceGuard.ALWAYS);
@@ -86,9 +95,41 @@ class CorruptedReplicaTest {
      */
     @Test
     void aMismatchFoundAfterTheLeaseEndedIsLeaseExpiredAndRemovesNothing() {
-        storeBothKeys(1, "0");
+        storeBothKeys(1, Map.of("testdouble_lease_ms", "0"));
         assertThat(load()).containsExactly(LEASE_EXPIRED, LEASE_EXPIRED);
         assertThat(client.lookup(keys)).as("both objects kept").containsExactly(1, 1);
         assertThat(MooncakeCodes.keyError(LEASE_EXPIRED, "load").kind()).isEqualTo(ErrorKind.TRANSIENT);
+    }
+
+    /**
+     * A load that returns after the host stored its key again (it outlived its deadline) removes
+     * nothing: the key names another object by then. The double holds the load's transfers for
+     * 3 s, far longer than the delete and the store that the test makes meanwhile.
+     */
+    @Test
+    void aCorruptedObjectStoredAgainDuringTheLoadThatFoundItIsKept() throws Exception {
+        Path calls = dir.resolve("calls");
+        storeBothKeys(1, Map.of("testdouble_delay_ms_get", "3000", "testdouble_calls_file", calls.toString()));
+        CompletableFuture<long[]> loading = CompletableFuture.supplyAsync(
+                () -> client.load(keys.subList(0, 1), null, new long[] {l1.address}, new long[] {SIZE}, SliceGuard.ALWAYS).results());
+        SilentNodeTest.until("the load to reach its transfers", () -> lines(calls).stream().anyMatch(l -> l.endsWith(" get 1")));
+
+        assertThat(client.delete(keys.subList(0, 1))).containsExactly(0);
+        OffHeapRegion again = new OffHeapRegion(SIZE);
+        again.fill(0, SIZE, 99);
+        // The third key stored: on a again, whose replicas the double answers with a mismatch.
+        assertThat(client.store(keys.subList(0, 1), null, new long[] {again.address}, new long[] {SIZE},
+                new ReplicateConfig(1, ReplicateConfig.UNSET), SliceGuard.ALWAYS)).containsExactly(0);
+
+        assertThat(loading.get(30, TimeUnit.SECONDS)).containsExactly(CHECKSUM_MISMATCH);
+        assertThat(client.lookup(keys.subList(0, 1))).as("the object stored again is kept").containsExactly(1);
+    }
+
+    private static List<String> lines(Path file) {
+        try {
+            return Files.exists(file) ? Files.readAllLines(file) : List.of();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }
