@@ -9,7 +9,6 @@ import io.kvtier.mooncake.config.ReplicateConfig;
 import io.kvtier.mooncake.deadline.SliceGuard;
 import io.kvtier.spi.ErrorKind;
 import io.kvtier.spi.ObjectKey;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -112,7 +111,7 @@ class CorruptedReplicaTest {
         storeBothKeys(1, Map.of("testdouble_delay_ms_get", "3000", "testdouble_calls_file", calls.toString()));
         CompletableFuture<long[]> loading = CompletableFuture.supplyAsync(
                 () -> client.load(keys.subList(0, 1), null, new long[] {l1.address}, new long[] {SIZE}, SliceGuard.ALWAYS).results());
-        SilentNodeTest.until("the load to reach its transfers", () -> lines(calls).stream().anyMatch(l -> l.endsWith(" get 1")));
+        SilentNodeTest.until("the load to reach its transfers", () -> TestDouble.calls(calls).stream().anyMatch(l -> l.endsWith(" get 1")));
 
         assertThat(client.delete(keys.subList(0, 1))).containsExactly(0);
         OffHeapRegion again = new OffHeapRegion(SIZE);
@@ -123,13 +122,5 @@ class CorruptedReplicaTest {
 
         assertThat(loading.get(30, TimeUnit.SECONDS)).containsExactly(CHECKSUM_MISMATCH);
         assertThat(client.lookup(keys.subList(0, 1))).as("the object stored again is kept").containsExactly(1);
-    }
-
-    private static List<String> lines(Path file) {
-        try {
-            return Files.exists(file) ? Files.readAllLines(file) : List.of();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 }

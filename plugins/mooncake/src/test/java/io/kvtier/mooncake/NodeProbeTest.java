@@ -14,8 +14,6 @@ import io.kvtier.mooncake.health.Timings;
 import io.kvtier.mooncake.lanes.LaneTask;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.ObjectKey;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,6 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,11 +55,7 @@ class NodeProbeTest {
     }
 
     private long reads() {
-        try {
-            return Files.readAllLines(calls).stream().filter(line -> line.contains(" get ")).count();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return TestDouble.calls(calls).stream().filter(line -> line.contains(" get ")).count();
     }
 
     private long[] load(List<ObjectKey> keys) {
@@ -162,7 +157,7 @@ class NodeProbeTest {
     void aProbeReadThatFailedButStillWritesLateWritesIntoNoLaterLoad() {
         List<ObjectKey> keys = storedOnThreeNodes(Map.of("testdouble_late_bytes_keys", Fixtures.keys(0, 1).get(0).wireString()));
         assertThat(load(keys.subList(3, 4))).as("key 3 read from a, which the client meets so").containsExactly(SIZE);
-        int a = java.util.stream.IntStream.range(0, 3).filter(id -> client.nodeName(id).equals("a")).findFirst().orElseThrow();
+        int a = IntStream.range(0, 3).filter(id -> client.nodeName(id).equals("a")).findFirst().orElseThrow();
 
         assertThat(client.probeNode(a, keys.get(0).wireString())).as("the double fails the first read of key 0")
                 .isEqualTo(MooncakeClient.ProbeAnswer.UNANSWERED);

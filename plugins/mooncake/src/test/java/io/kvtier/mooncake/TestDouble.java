@@ -9,10 +9,13 @@ import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterSettings;
 import io.kvtier.spi.L1MemoryDesc;
 import io.kvtier.spi.ObjectKey;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -40,6 +43,15 @@ public final class TestDouble {
 
     static MooncakeNative binding() {
         return NativeLibraryLocator.explicit(path()).load();
+    }
+
+    /** The batch calls the double recorded in {@code file} (testdouble_calls_file) so far; none before the first. */
+    static List<String> calls(Path file) {
+        try {
+            return Files.exists(file) ? Files.readAllLines(file) : List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public static MooncakeStoreProvider provider() {
