@@ -53,4 +53,13 @@ std::vector<T> items(const std::vector<T> &all, std::pair<size_t, size_t> run) {
     return std::vector<T>(all.begin() + run.first, all.begin() + run.second);
 }
 
+// all[positions[0]], all[positions[1]], ...
+template <class T>
+std::vector<T> at(const std::vector<T> &all, const std::vector<size_t> &positions) {
+    std::vector<T> out;
+    out.reserve(positions.size());
+    for (size_t i : positions) out.push_back(all[i]);
+    return out;
+}
+
 }  // namespace kvt_client_parts

@@ -129,19 +129,15 @@ void read_replicas(kvt_client &c, const std::vector<std::string> &ks, const kvt_
 // the host stored the key again.
 void remove_corrupted(kvt_client &c, const std::vector<std::string> &ks, const kvt_shim::Locations &where,
                       const int64_t *results) {
-    std::vector<std::string> corrupted_keys;
-    std::vector<size_t> at;
+    std::vector<size_t> found;
     for (size_t i = 0; i < ks.size(); ++i)
-        if (corrupted(results[i])) {
-            corrupted_keys.push_back(ks[i]);
-            at.push_back(i);
-        }
-    if (corrupted_keys.empty()) return;
-    const auto now = c.stripes[0]->client_->BatchQuery(corrupted_keys);
+        if (corrupted(results[i])) found.push_back(i);
+    if (found.empty()) return;
+    const auto now = c.stripes[0]->client_->BatchQuery(at(ks, found));
     std::vector<std::string> still;
-    for (size_t j = 0; j < now.size() && j < at.size(); ++j)
-        if (now[j] && now[j]->object_checksum == where.raw[at[j]]->object_checksum)
-            still.push_back(corrupted_keys[j]);
+    for (size_t j = 0; j < now.size() && j < found.size(); ++j)
+        if (now[j] && now[j]->object_checksum == where.raw[found[j]]->object_checksum)
+            still.push_back(ks[found[j]]);
     if (!still.empty()) next_stripe(c).batchRemove(still, /*force=*/true);
 }
 
@@ -151,15 +147,7 @@ void read_elsewhere(mooncake::RealClient &c, const std::vector<std::string> &ks,
                     const std::vector<size_t> &elsewhere, const std::vector<size_t> &lens,
                     kvt_staging::Batch &landing, int64_t *results) {
     if (elsewhere.empty()) return;
-    std::vector<std::string> eks;
-    std::vector<void *> ebufs;
-    std::vector<size_t> elens;
-    for (size_t i : elsewhere) {
-        eks.push_back(ks[i]);
-        ebufs.push_back(landing.buffers()[i]);
-        elens.push_back(lens[i]);
-    }
-    auto got = c.batch_get_into(eks, ebufs, elens);
+    auto got = c.batch_get_into(at(ks, elsewhere), at(landing.buffers(), elsewhere), at(lens, elsewhere));
     check_count("batch_get_into", got, static_cast<int32_t>(elsewhere.size()));
     for (size_t j = 0; j < elsewhere.size(); ++j) {
         results[elsewhere[j]] = got[j];
