@@ -57,10 +57,6 @@
 //                                         newline separated), every transfer to or from that
 //                                         node hangs, as on a silently partitioned host; it
 //                                         then completes normally once the node is unlisted.
-//   testdouble_refusing_nodes_file=<path> while the file at <path> lists a node, every transfer
-//                                         to or from it fails at once with TRANSFER_FAIL and no
-//                                         effect, as connects to a dead node (or one the
-//                                         connect guard refuses) fail: a put placed there too.
 #include "mooncake_testdouble.h"
 
 #include <algorithm>
@@ -245,8 +241,6 @@ tl::expected<void, ErrorCode> RealClient::setup_internal(const ConfigDict &confi
             lease_ = std::chrono::milliseconds(u);
         } else if (key == "testdouble_silent_nodes_file") {
             silent_nodes_file_ = value;
-        } else if (key == "testdouble_refusing_nodes_file") {
-            refusing_nodes_file_ = value;
         } else if (key == "testdouble_calls_file") {
             calls_file_ = value;
         } else if (key.rfind("testdouble_delay_ms_", 0) == 0) {
@@ -359,10 +353,6 @@ std::vector<int> RealClient::batch_put_from(const std::vector<std::string> &keys
                 }
             }
             for (const auto &node : placed) wait_while_silent(node);
-            if (std::ranges::any_of(placed, [&](const auto &node) { return lists(refusing_nodes_file_, node); })) {
-                out[i] = kTransferFail;  // Mooncake revokes the put: nothing is stored
-                continue;
-            }
             const char *p = static_cast<const char *>(buffers[i]);
             std::vector<char> bytes(p, p + sizes[i]);
             std::lock_guard<std::mutex> lock(store_->mu);
@@ -496,10 +486,6 @@ std::vector<tl::expected<void, ErrorCode>> Client::BatchGet(
         const std::string &node = queries[i].replicas[0].memory.buffer_descriptor.transport_endpoint_;
         void *buffer = slices.at(keys[i])[0].ptr;
         owner_.wait_while_silent(node);
-        if (RealClient::lists(owner_.refusing_nodes_file_, node)) {
-            out.push_back(error(kTransferFail));
-            continue;
-        }
         std::unique_lock<std::mutex> lock(store.mu);
         auto it = store.objects.find(keys[i]);
         if (owner_.late_bytes_keys_.erase(keys[i]) == 1) {
@@ -549,9 +535,9 @@ bool Client::CanUseLocalMemcpy(const std::string &endpoint) const {
     return !owner_.local_node_.empty() && endpoint == owner_.local_node_;
 }
 
-bool RealClient::lists(const std::string &path, const std::string &node) {
-    if (path.empty()) return false;
-    std::ifstream in(path);
+bool RealClient::silent(const std::string &node) const {
+    if (silent_nodes_file_.empty()) return false;
+    std::ifstream in(silent_nodes_file_);
     if (!in) return false;
     std::stringstream text;
     text << in.rdbuf();
@@ -563,7 +549,7 @@ bool RealClient::lists(const std::string &path, const std::string &node) {
 }
 
 void RealClient::wait_while_silent(const std::string &node) const {
-    while (lists(silent_nodes_file_, node)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    while (silent(node)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
 }
 
 int RealClient::health_check() {

@@ -234,8 +234,7 @@ class RealClient {
     bool master_down() const;
     // Blocks while `node` is listed in the testdouble_silent_nodes_file.
     void wait_while_silent(const std::string &node) const;
-    // Whether the file at `path` (empty: none) lists `node`, comma or newline separated.
-    static bool lists(const std::string &path, const std::string &node);
+    bool silent(const std::string &node) const;
 
     mutable std::mutex mu_;  // guards the fields below except where noted
     bool set_up_ = false;
@@ -252,7 +251,6 @@ class RealClient {
     std::string master_down_while_;  // written only during setup
     std::vector<std::string> nodes_;  // written only during setup
     std::string silent_nodes_file_;   // written only during setup
-    std::string refusing_nodes_file_;  // written only during setup
     std::string local_node_;          // written only during setup
     std::string corrupt_node_;        // written only during setup
     std::chrono::milliseconds lease_{10000};  // written only during setup

@@ -23,8 +23,7 @@ import java.util.function.BooleanSupplier;
  *   <li>meters {@code bytes_stored}, {@code bytes_loaded}: bytes of keys that succeeded;</li>
  *   <li>counters {@code hits} / {@code misses} (lookup outcomes) and {@code errors} (every key
  *       that ended in ERROR, and every key of a failed batch, for any op) and {@code retries}
- *       (keys a lookup or load asked for again after a transient code, and keys stored again after
- *       a put placed on a suspect node failed) and {@code capacity_retries}
+ *       (keys a lookup or load asked for again after a transient code) and {@code capacity_retries}
  *       (keys stored again after Mooncake found no room for them) and {@code timeouts}
  *       (batches completed by batch_timeout_ms);</li>
  *   <li>gauges {@code lane.<pool>.queue_depth}, {@code lane.abandoned_calls} (native calls running

@@ -3,7 +3,6 @@ package io.kvtier.mooncake;
 import io.kvtier.mooncake.batch.CapacityRetry;
 import io.kvtier.mooncake.batch.NativeBatches;
 import io.kvtier.mooncake.batch.NativeResults;
-import io.kvtier.mooncake.batch.PlacementRetry;
 import io.kvtier.mooncake.batch.TransientRetry;
 import io.kvtier.mooncake.binding.MooncakeClient;
 import io.kvtier.mooncake.binding.NativeAbi.MooncakeNative;
@@ -132,8 +131,7 @@ final class Assembly {
         StorageNodes storageNodes = new StorageNodes(StorageNodes.Connector.over(client),
                 config.bounds().suspectAfter().toMillis(), timings, System::nanoTime, nodeWatch);
         NativeBatches batches = new NativeBatches(client, config, new TransientRetry(health, metrics),
-                new CapacityRetry(metrics), new PlacementRetry(health, storageNodes, metrics),
-                new NativeResults(usage, locks, metrics), registration, storageNodes);
+                new CapacityRetry(metrics), new NativeResults(usage, locks, metrics), registration, storageNodes);
         BatchDeadline deadline = new BatchDeadline(name, lanes, metrics, expiries);
         MooncakeStoreAdapter adapter = new MooncakeStoreAdapter(name, config, registration, lanes, health, storageNodes,
                 metrics, usage, locks, batches, deadline, inFlight, this);

@@ -12,14 +12,12 @@ import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.ObjectKey;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * Runs one batch as one native batch call on the calling thread (a lane's, or the caller's): the
  * call, a second ask for transient answers where the operation reads ({@link TransientRetry}),
- * stores again where Mooncake found no room ({@link CapacityRetry}) or placed a replica on a
- * suspect node ({@link PlacementRetry}), and the per-key outcomes of the answers
- * ({@link NativeResults}).
+ * stores again where Mooncake found no room ({@link CapacityRetry}), and the per-key outcomes of
+ * the answers ({@link NativeResults}).
  */
 public final class NativeBatches {
     private static final long[] NO_ANSWERS = new long[0];
@@ -28,7 +26,6 @@ public final class NativeBatches {
     private final ReplicateConfig replicas;
     private final TransientRetry retry;
     private final CapacityRetry capacity;
-    private final PlacementRetry placement;
     private final NativeResults results;
     private final StorageNodes nodes;
     /**
@@ -38,12 +35,11 @@ public final class NativeBatches {
     private final boolean guarded;
 
     public NativeBatches(MooncakeClient client, MooncakeStoreConfig config, TransientRetry retry, CapacityRetry capacity,
-                  PlacementRetry placement, NativeResults results, L1Registration registration, StorageNodes nodes) {
+                  NativeResults results, L1Registration registration, StorageNodes nodes) {
         this.client = client;
         this.replicas = config.replicateConfig();
         this.retry = retry;
         this.capacity = capacity;
-        this.placement = placement;
         this.results = results;
         this.nodes = nodes;
         // RDMA reads and writes the registered L1 itself, with no receive or send the connector could hold back.
@@ -66,10 +62,9 @@ public final class NativeBatches {
                 long[] addresses = batch.addresses();
                 long[] sizes = batch.sizes();
                 SliceGuard held = held(guard);
-                Function<int[], long[]> storeAgain = again -> client.store(keys, pick(indices, again),
-                        pick(addresses, again), pick(sizes, again), replicas, held);
-                long[] first = client.store(keys, indices, addresses, sizes, replicas, held);
-                rc = placement.apply(capacity.apply(first, guard, storeAgain), guard, storeAgain);
+                rc = capacity.apply(client.store(keys, indices, addresses, sizes, replicas, held), guard,
+                        again -> client.store(keys, pick(indices, again), pick(addresses, again), pick(sizes, again),
+                                replicas, held));
             } finally {
                 batch.releaseSlices();
             }

@@ -12,7 +12,7 @@ import java.util.function.Function;
  * Asks once more for the keys whose answer was a transient code (a master restart, a remount, a
  * lost node), unless the master is known to be unreachable. Only lookups and loads are asked
  * again: both read, and a second answer is as good as a first. A store or delete is reported as
- * it failed, for the host to decide, but for a store placed on a suspect node ({@link PlacementRetry}).
+ * it failed, for the host to decide.
  */
 public final class TransientRetry {
     private final MasterHealth health;
