@@ -38,8 +38,9 @@
 //   testdouble_nodes=<n1,n2,...>          the storage nodes (names stand for transfer
 //                                         endpoints). The k-th key stored in a store (counting
 //                                         every stored key, in batch order) gets replica_num
-//                                         replicas: on the existing preferred_segments first,
-//                                         then on nodes k, k+1, ... (mod the node count).
+//                                         replicas: on the existing preferred_segments first
+//                                         (none match with P2PHANDSHAKE, as in Mooncake), then
+//                                         on nodes k, k+1, ... (mod the node count).
 //   testdouble_calls_file=<path>          appends a line to <path> for this client's setup,
 //                                         "<client> setup <local_hostname> <global_segment_size>"
 //                                         ("-" for a key not set), and for each batch call,
@@ -194,6 +195,7 @@ tl::expected<void, ErrorCode> RealClient::setup_internal(const ConfigDict &confi
         return fail(ErrorCode::INVALID_PARAMS, "missing required config: local_hostname");
     if (get("metadata_server").empty())
         return fail(ErrorCode::INVALID_PARAMS, "missing required config: metadata_server");
+    p2p_handshake_ = get("metadata_server") == "P2PHANDSHAKE";
 
     uint64_t max_mr_size = GlobalConfig{}.max_mr_size;
     bool fail_setup = false;
@@ -340,8 +342,10 @@ std::vector<int> RealClient::batch_put_from(const std::vector<std::string> &keys
                     const uint64_t first = store_->placed++;
                     const size_t n = std::min(config.replica_num, nodes_.size());
                     // Like Mooncake's allocator: preferred segments that exist first, then the rest.
+                    // With P2PHANDSHAKE a segment is named local_hostname:port, which no replica
+                    // shows (it shows the transfer engine's endpoint): no preferred name matches.
                     for (const auto &want : config.preferred_segments)
-                        if (placed.size() < n &&
+                        if (placed.size() < n && !p2p_handshake_ &&
                             std::find(nodes_.begin(), nodes_.end(), want) != nodes_.end() &&
                             std::find(placed.begin(), placed.end(), want) == placed.end())
                             placed.push_back(want);

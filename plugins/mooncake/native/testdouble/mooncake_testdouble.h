@@ -251,6 +251,7 @@ class RealClient {
     std::string master_down_while_;  // written only during setup
     std::vector<std::string> nodes_;  // written only during setup
     std::string silent_nodes_file_;   // written only during setup
+    bool p2p_handshake_ = false;      // written only during setup
     std::string local_node_;          // written only during setup
     std::string corrupt_node_;        // written only during setup
     std::chrono::milliseconds lease_{10000};  // written only during setup

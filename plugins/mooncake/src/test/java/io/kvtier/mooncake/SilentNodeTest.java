@@ -36,7 +36,12 @@ import org.junit.jupiter.api.io.TempDir;
  * a file hangs every transfer to or from it until it is unlisted.
  */
 class SilentNodeTest {
-    private static final long TIMEOUT_MS = 300;
+    /**
+     * Every batch's deadline: the batches that must not wait on a silent node finish well within
+     * it, on a loaded machine too (at 300 ms a store of three keys once missed it while a cluster
+     * test ran beside), and each test that waits one out waits it once or twice.
+     */
+    private static final long TIMEOUT_MS = 1000;
     /**
      * A batch completes at its deadline; how much later its caller sees it depends on the machine
      * (a loaded one, a JIT pause), so the bound past the deadline is one-sided and generous.
@@ -123,7 +128,7 @@ class SilentNodeTest {
         long waited = millisSince(start);
 
         assertThat(result.results()).containsExactly(KeyResult.ERROR);
-        assertThat(result.firstError()).contains("did not complete within batch_timeout_ms = 300");
+        assertThat(result.firstError()).contains("did not complete within batch_timeout_ms = " + TIMEOUT_MS);
         assertThat(result.error(0).orElseThrow().kind()).isEqualTo(ErrorKind.TRANSIENT);
         assertThat(waited).as("ms waited").isGreaterThanOrEqualTo(TIMEOUT_MS).isLessThan(BOUND_MS);
         assertThat(metrics.counter("kvtier.l2.mc.timeouts").getCount()).isEqualTo(1);
@@ -290,9 +295,13 @@ class SilentNodeTest {
         assertThat(target.read(0, SIZE)).isEqualTo(source.read(0, SIZE));
     }
 
+    /**
+     * Not with P2PHANDSHAKE, where a segment is named local_hostname:port and no replica shows it:
+     * the master then places as it would (docs/connector.md, the store path).
+     */
     @Test
-    void whileANodeIsSuspectStoresPreferTheOthers() throws Exception {
-        MooncakeStoreAdapter adapter = adapter();
+    void whereSegmentsAreNamedByTheirEndpointsStoresPreferTheNodesNotSuspect() throws Exception {
+        MooncakeStoreAdapter adapter = adapter("metadata_server", "http://127.0.0.1:1/metadata");
         storeKeys(adapter, 3); // keys 0, 1, 2 on a, b, c: the next key stored would land on a
         OffHeapRegion target = new OffHeapRegion(3 * SIZE);
         assertThat(await(adapter.load(keys(1, 2), empty(target, 2))).allOk()).as("b and c read once").isTrue();
