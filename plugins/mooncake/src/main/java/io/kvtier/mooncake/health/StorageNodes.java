@@ -11,6 +11,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -84,13 +85,18 @@ public final class StorageNodes {
     private final LongSupplier nanoTime;
     private final Listener listener;
     private final Map<Integer, Node> nodes = new LinkedHashMap<>();
+    private final long pauseNanos;
+    /** When the last sweep ran, on the model's clock. */
+    private long lastSweepNanos;
 
     public StorageNodes(Connector connector, long suspectAfterMs, Timings timings, LongSupplier nanoTime, Listener listener) {
         this.connector = connector;
         this.suspectAfterMs = suspectAfterMs;
         this.metRecentlyNanos = timings.metRecently().toNanos();
+        this.pauseNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(suspectAfterMs), 2 * timings.nodeSweep().toNanos());
         this.nanoTime = nanoTime;
         this.listener = listener;
+        this.lastSweepNanos = nanoTime.getAsLong();
     }
 
     /** Whether a read that has run {@code ranMs}, from a node unheard for {@code quietMs} (-1: never), is stalled. */
@@ -133,12 +139,22 @@ public final class StorageNodes {
         changes.forEach(Runnable::run);
     }
 
-    /** Marks the nodes whose reads running now are {@link #stalled}. */
+    /**
+     * Marks the nodes whose reads running now are {@link #stalled}, unless this sweep comes
+     * {@code suspect_after_ms} or more after the last one (and two {@link Timings#nodeSweep}s, the
+     * interval at which they come, besides before each load): this process then did not run for
+     * that long (a GC pause, a starved machine), and every read's quiet time includes the pause,
+     * however healthy its node. A 1.1 s pause once made both healthy nodes of three suspect at
+     * once. The next sweep judges, once the bytes that came meanwhile have been received.
+     */
     public void sweep() {
         NodeReads reads = connector.reads();
         List<Runnable> changes = new ArrayList<>();
         synchronized (this) {
-            for (int id = 0; id < reads.running().length; id++) {
+            long now = nanoTime.getAsLong();
+            boolean afterPause = now - lastSweepNanos >= pauseNanos;
+            lastSweepNanos = now;
+            for (int id = 0; !afterPause && id < reads.running().length; id++) {
                 if (reads.running()[id] > 0 && stalled(reads.oldestMs()[id], reads.quietMs()[id], suspectAfterMs)) {
                     suspect(node(id, nanoTime.getAsLong()), "a read from it has run for " + reads.oldestMs()[id] + " ms, "
                             + (reads.quietMs()[id] < 0 ? "nothing heard from it" : "nothing heard from it for " + reads.quietMs()[id] + " ms")

@@ -127,6 +127,21 @@ class StorageNodesTest {
     }
 
     @Test
+    void aSweepAfterThisProcessPausedJudgesNothingAndTheNextOneJudges() {
+        loaded("k1", 0, -1, 4096);
+        loaded("k2", 1, -1, 4096);
+        advanceMillis(SUSPECT_AFTER_MS + 100); // no sweep ran: the process did not
+        connector.reads = new NodeReads(new int[] {1, 1}, new long[] {1124, 1124}, new long[] {1121, 1121});
+        nodes.sweep();
+        assertThat(nodes.suspects()).as("every read's quiet time includes the pause").isEmpty();
+
+        advanceMillis(250);
+        connector.reads = new NodeReads(new int[] {1, 1}, new long[] {1374, 1374}, new long[] {1371, 3});
+        nodes.sweep();
+        assertThat(nodes.suspects()).as("b was heard once the process ran again; a was not").containsExactly("a");
+    }
+
+    @Test
     void aSweepIgnoresANodeWithNoReadRunning() {
         connector.reads = new NodeReads(new int[] {0}, new long[] {0}, new long[] {-1});
         nodes.sweep();
