@@ -3,12 +3,10 @@
 // sources build the real connector and the test double (-DKVTIER_TESTDOUBLE, mooncake_api.h).
 #include "kvtier_mooncake.h"
 
-#include <csignal>
 #include <cstdlib>
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <pthread.h>
 #include <string>
 
 #include "client.h"
@@ -51,14 +49,11 @@ std::shared_ptr<mooncake::RealClient> set_up(const mooncake::ConfigDict &config,
     const std::string ms = std::to_string(rpc_timeout_ms);
     setenv("MC_RPC_TIMEOUT_MS", ms.c_str(), 1);
     setenv("MC_RPC_CONNECT_TIMEOUT_MS", ms.c_str(), 1);
-    // RealClient::create() starts Mooncake's ResourceTracker, which, outside Python, blocks
-    // SIGINT/SIGTERM/SIGHUP/SIGUSR1 in the calling thread for its own signal thread. The caller
-    // here is a JVM thread, so give it its original mask back.
-    sigset_t saved;
-    const bool have_mask = pthread_sigmask(SIG_SETMASK, nullptr, &saved) == 0;
-    auto client = mooncake::RealClient::create();
-    if (have_mask) pthread_sigmask(SIG_SETMASK, &saved, nullptr);
-    if (!client) throw KvtError(kFailed, "Failed to create mooncake RealClient" + which);
+    // Not RealClient::create(), which hands the client to Mooncake's ResourceTracker: at exit, and
+    // on a signal its own thread takes, it tears every client down, also under a native call still
+    // running (a fault test's JVM crashed at exit so), and it blocks SIGINT, SIGTERM and SIGHUP in
+    // the calling JVM thread. kvt_destroy tears the client down.
+    auto client = std::make_shared<mooncake::RealClient>();
     auto setup = client->setup_internal(config);
     if (!setup) {
         const auto code = setup.error();

@@ -171,10 +171,6 @@ GlobalConfig &globalConfig() {
     return config;
 }
 
-std::shared_ptr<RealClient> RealClient::create() {
-    return std::shared_ptr<RealClient>(new RealClient());
-}
-
 RealClient::~RealClient() { tearDownAll(); }
 
 tl::expected<void, ErrorCode> RealClient::setup_internal(const ConfigDict &config) {

@@ -193,7 +193,7 @@ class Client {
 
 class RealClient {
    public:
-    static std::shared_ptr<RealClient> create();
+    RealClient() = default;
     ~RealClient();
 
     tl::expected<void, ErrorCode> setup_internal(const ConfigDict &config);
@@ -222,7 +222,6 @@ class RealClient {
 
    private:
     friend class Client;
-    RealClient() = default;
 
     // Common prologue of every batch call: applies testdouble_fail_batch (returns true
     // when the caller must return a wrong-sized result) and testdouble_delay_ms_*.
