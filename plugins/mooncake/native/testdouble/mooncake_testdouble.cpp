@@ -340,11 +340,12 @@ std::vector<int> RealClient::batch_put_from(const std::vector<std::string> &keys
                     // Like Mooncake's allocator: preferred segments that exist first, then the rest.
                     // With P2PHANDSHAKE a segment is named local_hostname:port, which no replica
                     // shows (it shows the transfer engine's endpoint): no preferred name matches.
-                    for (const auto &want : config.preferred_segments)
-                        if (placed.size() < n && !p2p_handshake_ &&
-                            std::find(nodes_.begin(), nodes_.end(), want) != nodes_.end() &&
-                            std::find(placed.begin(), placed.end(), want) == placed.end())
-                            placed.push_back(want);
+                    if (!p2p_handshake_)
+                        for (const auto &want : config.preferred_segments)
+                            if (placed.size() < n &&
+                                std::find(nodes_.begin(), nodes_.end(), want) != nodes_.end() &&
+                                std::find(placed.begin(), placed.end(), want) == placed.end())
+                                placed.push_back(want);
                     for (size_t r = 0; placed.size() < n && r < nodes_.size(); ++r) {
                         const auto &node = nodes_[(first + r) % nodes_.size()];
                         if (std::find(placed.begin(), placed.end(), node) == placed.end())

@@ -154,9 +154,12 @@ public final class StorageNodes {
             long now = nanoTime.getAsLong();
             boolean afterPause = now - lastSweepNanos >= pauseNanos;
             lastSweepNanos = now;
-            for (int id = 0; !afterPause && id < reads.running().length; id++) {
+            if (afterPause) {
+                return;
+            }
+            for (int id = 0; id < reads.running().length; id++) {
                 if (reads.running()[id] > 0 && stalled(reads.oldestMs()[id], reads.quietMs()[id], suspectAfterMs)) {
-                    suspect(node(id, nanoTime.getAsLong()), "a read from it has run for " + reads.oldestMs()[id] + " ms, "
+                    suspect(node(id, now), "a read from it has run for " + reads.oldestMs()[id] + " ms, "
                             + (reads.quietMs()[id] < 0 ? "nothing heard from it" : "nothing heard from it for " + reads.quietMs()[id] + " ms")
                             + " (suspect_after_ms = " + suspectAfterMs + ")", changes);
                 }
