@@ -62,14 +62,8 @@ inline std::string missing_library(const mooncake::ConfigDict &config) {
 
 // One question to the master: 0 when it answered, else Mooncake's negative error code.
 inline int64_t ask_master(mooncake::RealClient &client) {
-#ifdef KVTIER_TESTDOUBLE
-    return client.health_check() == mooncake::HC_HEALTHY
-               ? 0 : static_cast<int64_t>(mooncake::ErrorCode::RPC_FAIL);
-#else
-    const auto got = client.batchIsExist({"kvtier-health-probe"});
-    if (got.size() != 1) return -1;
-    return got[0] < 0 ? got[0] : 0;
-#endif
+    const int got = client.isExist("kvtier-health-probe");
+    return got < 0 ? got : 0;
 }
 
 // Where each key of a batch lives, from one BatchQuery, kept for the transfers that follow.

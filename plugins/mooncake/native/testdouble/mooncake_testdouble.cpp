@@ -33,8 +33,7 @@
 //   testdouble_unchecked_keys=<k1,...>   these keys' objects carry no checksum, as those a
 //                                         master restored from a snapshot have.
 //   testdouble_master_down_while=<path>   while a file exists at <path>, the master is
-//                                         "down": health_check says unreachable and every
-//                                         key of every batch gets RPC_FAIL (-900).
+//                                         "down": every key of every batch gets RPC_FAIL (-900).
 //   testdouble_nodes=<n1,n2,...>          the storage nodes (names stand for transfer
 //                                         endpoints). The k-th key stored in a store (counting
 //                                         every stored key, in batch order) gets replica_num
@@ -396,16 +395,15 @@ std::vector<int64_t> RealClient::batch_get_into(const std::vector<std::string> &
 
 std::vector<int> RealClient::batchIsExist(const std::vector<std::string> &keys) {
     if (batch_prologue(kExists, keys.size())) return std::vector<int>(keys.size() + 1, kInternal);
-    std::vector<int> out(keys.size());
-    for (size_t i = 0; i < keys.size(); ++i) {
-        int rc = key_precheck(keys[i]);
-        if (rc == 0) {
-            std::lock_guard<std::mutex> lock(store_->mu);
-            rc = store_->objects.count(keys[i]) != 0 ? 1 : 0;
-        }
-        out[i] = rc;
-    }
+    std::vector<int> out;
+    for (const auto &key : keys) out.push_back(isExist(key));
     return out;
+}
+
+int RealClient::isExist(const std::string &key) {
+    if (const int rc = key_precheck(key); rc != 0) return rc;
+    std::lock_guard<std::mutex> lock(store_->mu);
+    return store_->objects.count(key) != 0 ? 1 : 0;
 }
 
 std::vector<int> RealClient::batchRemove(const std::vector<std::string> &keys, bool force) {
@@ -551,12 +549,6 @@ bool RealClient::silent(const std::string &node) const {
 
 void RealClient::wait_while_silent(const std::string &node) const {
     while (silent(node)) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-}
-
-int RealClient::health_check() {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!set_up_ || closed_) return HC_NOT_INITIALIZED;
-    return master_down() ? HC_MASTER_UNREACHABLE : HC_HEALTHY;
 }
 
 bool RealClient::master_down() const {

@@ -64,13 +64,6 @@ struct GlobalConfig {
 };
 GlobalConfig &globalConfig();
 
-// mooncake-store/include/pyclient.h health_check() codes.
-enum HealthCheckStatus : int {
-    HC_HEALTHY = 0,
-    HC_NOT_INITIALIZED = 1,
-    HC_MASTER_UNREACHABLE = 2,
-};
-
 }  // namespace mooncake
 
 // Stand-in for tl::expected (Mooncake's tl-expected): what the connector reads of it.
@@ -209,9 +202,9 @@ class RealClient {
                                         const std::vector<void *> &buffers,
                                         const std::vector<size_t> &sizes);
     std::vector<int> batchIsExist(const std::vector<std::string> &keys);
+    int isExist(const std::string &key);  // no batch knob applies
     std::vector<int> batchRemove(const std::vector<std::string> &keys, bool force = false);
 
-    int health_check();
     int tearDownAll();
 
     // Not in Mooncake: why the last setup_internal failed (Mooncake only logs it).
