@@ -50,8 +50,9 @@ struct Peer {
     bool silent = false;                          // its last connect timed out
 };
 
+// Never destroyed, as node_hearing's: Mooncake's threads may connect while the process exits.
 std::mutex peers_mu;
-std::map<std::string, Peer> peers;  // by address and port, as bytes
+auto &peers = *new std::map<std::string, Peer>;  // by address and port, as bytes
 
 template <class T>
 std::string bytes_of(const T &value) {

@@ -18,8 +18,10 @@ extern "C" int __real_close(int fd);
 
 namespace {
 
-std::shared_mutex tags_mu;
-std::unordered_map<int, kvt_aids::Heard> heard_on;  // by socket
+// Never destroyed: at exit, static destructors run while Mooncake's threads, of a client left in
+// place under a call that never returned, may still receive and close.
+auto &tags_mu = *new std::shared_mutex;
+auto &heard_on = *new std::unordered_map<int, kvt_aids::Heard>;  // by socket
 
 // Stamps the node of socket `fd` when `got` bytes came on it; returns `got`.
 ssize_t heard(int fd, ssize_t got) {
