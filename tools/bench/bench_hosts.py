@@ -52,7 +52,7 @@ def mooncake_master():
     home = os.environ.get("MOONCAKE_HOME")
     if not home or not Path(home, "bin", "mooncake_master").exists():
         sys.exit("bench: MOONCAKE_HOME is not set to a Mooncake install; "
-                 "run: eval \"$(plugins/mooncake/native/mooncake/build)\"")
+                 "run: eval \"$(native/mooncake/build)\"")
     return Path(home, "bin", "mooncake_master")
 
 

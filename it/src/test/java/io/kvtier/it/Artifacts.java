@@ -35,9 +35,9 @@ final class Artifacts {
 
     /** The connector's CMake build directory, in the plugin module's target. */
     static final Path NATIVE_BUILD = PLUGIN_JAR.resolveSibling("native-build");
-    /** The raw baseline over Mooncake's C client (plugins/mooncake/native/bench/kvtier_raw_bench.c). */
+    /** The raw baseline over Mooncake's C client (native/bench/kvtier_raw_bench.c). */
     static final Path RAW_BENCH = NATIVE_BUILD.resolve("kvtier_raw_bench");
-    /** The object checksum bench (plugins/mooncake/native/bench/checksum_bench.cpp). */
+    /** The object checksum bench (native/bench/checksum_bench.cpp). */
     static final Path CHECKSUM_BENCH = NATIVE_BUILD.resolve("kvtier_checksum_bench");
     /** The connector built against the in-memory double instead of Mooncake. */
     static final Path TEST_DOUBLE = PLUGIN_JAR.resolveSibling("native-testdouble/libkvtier_mooncake_testdouble.so");

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Mooncake moves a guarded batch's bytes through the connector's staging memory, never the caller's
- * slice (plugins/mooncake/native/src/staging.h), so a transfer whose batch completed at its deadline touches the
+ * slice (native/src/staging.h), so a transfer whose batch completed at its deadline touches the
  * slice no more. A storage node is paused (SIGSTOP) during a 32 MiB transfer: its
  * kernel takes the request (and a store's first megabytes), and the rest waits. The batch
  * completes at its deadline, the caller writes other bytes into its slice, and the node resumes.

@@ -30,7 +30,7 @@ final class RealMooncakeAvailable implements ExecutionCondition {
                 || RealMooncakeAvailable.class.getClassLoader().getResource(REAL_CONNECTOR) != null;
         if (!connector) {
             return Optional.of("no real Mooncake connector in the plugin jar: build Mooncake with "
-                    + "plugins/mooncake/native/mooncake/build, export the lines it prints, then run mvn verify again "
+                    + "native/mooncake/build, export the lines it prints, then run mvn verify again "
                     + "(or set KVTIER_MOONCAKE_LIBRARY)");
         }
         return MooncakeMaster.unavailableReason();
