@@ -45,8 +45,8 @@ final class ManualCommands {
     private static final Set<String> DISTRIBUTION_ONLY = Set.of("bin/mooncake_master");
     /** Build outputs the manual runs, and the source that defines their options. */
     private static final Map<String, String> BUILT = Map.of(
-            "plugins/mooncake/target/native-build/kvtier_raw_bench", "native/bench/kvtier_raw_bench.c",
-            "plugins/mooncake/target/native-build/kvtier_checksum_bench", "native/bench/checksum_bench.cpp");
+            "plugin-mooncake/target/native-build/kvtier_raw_bench", "native/bench/kvtier_raw_bench.c",
+            "plugin-mooncake/target/native-build/kvtier_checksum_bench", "native/bench/checksum_bench.cpp");
     private static final Set<String> MAVEN_FLAGS = Set.of("-q", "-B", "-o", "-am", "-e", "-U");
     private static final Set<String> MAVEN_PHASES = Set.of("clean", "validate", "compile", "test", "package", "verify", "install");
     private static final Pattern DISTRIBUTION_NAME = Pattern.compile("kvtier-(\\d[0-9A-Za-z.\\-]*?)(?=\\.tar\\.gz|/|$)");

@@ -20,7 +20,7 @@ final class Artifacts {
     /** The contract jar, kvtier-spi. */
     static final Path SPI_JAR = artifact("kvtier.spi.jar", "spi/target", "kvtier-spi-" + VERSION + ".jar");
     /** The mooncake_store plugin jar, as shaded by its module. */
-    static final Path PLUGIN_JAR = artifact("kvtier.plugin-mooncake.jar", "plugins/mooncake/target",
+    static final Path PLUGIN_JAR = artifact("kvtier.plugin-mooncake.jar", "plugin-mooncake/target",
             "kvtier-plugin-mooncake-" + VERSION + ".jar");
     /** The CLI's jar; its module's lib/ and distribution lie next to it. */
     static final Path CLI_JAR = artifact("kvtier.cli.jar", "cli/target", "kvtier-cli.jar");

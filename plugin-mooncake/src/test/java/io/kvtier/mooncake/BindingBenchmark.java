@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * cost of one array-passing native call that returns at once, {@code askMaster} the fixed cost
  * of a scalar native call.
  *
- * <p>Run: {@code mvn -pl spi,plugins/mooncake -am -Pjmh -DskipTests verify} (see the pom's jmh
+ * <p>Run: {@code mvn -pl spi,plugin-mooncake -am -Pjmh -DskipTests verify} (see the pom's jmh
  * profile; {@code -Djmh.args="..."} passes JMH options).
  */
 @State(Scope.Thread)

@@ -73,7 +73,7 @@ class NativeHandshakeTest {
     @Test
     void theJavaSideAndTheHeaderAgreeOnTheVersion() throws Exception {
         // The connector's source, beside this module (the pom names it: native.source.dir).
-        Path source = Path.of(System.getProperty("kvtier.native.source.dir", "../../native"));
+        Path source = Path.of(System.getProperty("kvtier.native.source.dir", "../native"));
         String header = Files.readString(source.resolve("include/kvtier_mooncake.h"));
         Matcher m = Pattern.compile("#define KVT_ABI_VERSION (\\d+)").matcher(header);
         assertThat(m.find()).isTrue();
