@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-KVTIER = ROOT / "cli" / "bin" / "kvtier"
+KVTIER = ROOT / "host-sample" / "bin" / "kvtier"
 RAW = ROOT / "plugins" / "mooncake" / "target" / "native-build" / "kvtier_raw_bench"
 CLUSTER = ROOT / "tools" / "cluster" / "cluster"
 

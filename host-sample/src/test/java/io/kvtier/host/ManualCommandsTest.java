@@ -42,7 +42,7 @@ class ManualCommandsTest {
         section = section.substring(0, section.indexOf("\n## ", 1));
         List<Manual.Block> blocks = Manual.blocks(new Manual.Page("README.md", section), new java.util.ArrayList<>());
         assertThat(blocks).extracting(Manual.Block::lines).containsExactly(
-                List.of("mvn -q package -DskipTests && cli/bin/kvtier run"),
+                List.of("mvn -q package -DskipTests && host-sample/bin/kvtier run"),
                 List.of("mvn verify"));
         // .ci/run is "the README's test command": the same goal, in batch mode.
         assertThat(Manual.read(Manual.root().resolve(".ci/run")).lines()).contains("mvn -B verify");
@@ -53,8 +53,8 @@ class ManualCommandsTest {
         ManualCommands commands = new ManualCommands(Manual.root());
         commands.check(new Manual.Page("broken.md", String.join("\n",
                 "```sh",
-                "cli/bin/kvtier run --no-such-option",
-                "cli/bin/kvtier put --in a.bin --model m --kv-rank 0",
+                "host-sample/bin/kvtier run --no-such-option",
+                "host-sample/bin/kvtier put --in a.bin --model m --kv-rank 0",
                 "bin/kvtier validate -c conf/no-such.conf",
                 "bin/kvtier run --l2-adapter '{\"type\":\"memory\",\"capacity\":\"lots\"}'",
                 "bin/kvtier serve -c conf/mooncake-node.conf --l2-adapter '{\"type\":\"memory\",\"capcity\":1}'",
@@ -64,9 +64,9 @@ class ManualCommandsTest {
                 "tools/cluster/cluster explode demo",
                 "tools/bench/no-such-script",
                 "mvn -pl no-such-module test",
-                "mvn -q -pl cli test -Dtest=NoSuchTest",
+                "mvn -q -pl host-sample test -Dtest=NoSuchTest",
                 "mvn -Pno-such-profile verify",
-                "tar -xzf cli/target/kvtier-9.9.9.tar.gz",
+                "tar -xzf host-sample/target/kvtier-9.9.9.tar.gz",
                 "```",
                 "```",
                 "kvtier run",

@@ -23,7 +23,7 @@ final class Artifacts {
     static final Path PLUGIN_JAR = artifact("kvtier.plugin-mooncake.jar", "plugin-mooncake/target",
             "kvtier-plugin-mooncake-" + VERSION + ".jar");
     /** The CLI's jar; its module's lib/ and distribution lie next to it. */
-    static final Path CLI_JAR = artifact("kvtier.cli.jar", "cli/target", "kvtier-cli.jar");
+    static final Path CLI_JAR = artifact("kvtier.cli.jar", "host-sample/target", "kvtier-cli.jar");
     /** The sample plugin project's jar (examples/sample-plugin). */
     static final Path SAMPLE_PLUGIN_JAR = artifact("kvtier.sample-plugin.jar", "examples/sample-plugin/target",
             "kvtier-sample-plugin-1.0.0-SNAPSHOT.jar");

@@ -55,7 +55,7 @@ final class ClusterScenario {
     /** How long a master may take to reach a state the scenario waits for. */
     private static final Duration ROLE_TIMEOUT = Duration.ofSeconds(60);
     static final Path RAW_BENCH = Artifacts.RAW_BENCH;
-    private static final Path KVTIER = HostProcess.ROOT.resolve("cli/bin/kvtier");
+    private static final Path KVTIER = HostProcess.ROOT.resolve("host-sample/bin/kvtier");
     private static final long NODE_SEGMENT = 512L << 20;
     /** Seconds of the start that warm up (JIT, connections) and are not part of "before". */
     private static final double WARM_UP = 5;

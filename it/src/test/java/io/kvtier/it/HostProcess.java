@@ -52,7 +52,7 @@ final class HostProcess {
         Files.createDirectories(dir.resolve("bin"));
         Files.createDirectories(dir.resolve("target/lib"));
         Files.createDirectories(dir.resolve("plugins"));
-        Path script = Files.copy(ROOT.resolve("cli/bin/kvtier"), dir.resolve("bin/kvtier"));
+        Path script = Files.copy(ROOT.resolve("host-sample/bin/kvtier"), dir.resolve("bin/kvtier"));
         script.toFile().setExecutable(true);
         Files.copy(Artifacts.CLI_JAR, dir.resolve("target/kvtier-cli.jar"));
         try (Stream<Path> libs = Files.list(Artifacts.CLI_LIB)) {
