@@ -34,7 +34,7 @@ typedef struct kvt_client kvt_client;
 /* The version of this ABI. It changes whenever a function's signature or meaning changes. The
  * Java binding binds kvt_abi_version alone first and refuses a library of another version
  * before binding anything else: a call through a stale signature would crash the JVM. */
-#define KVT_ABI_VERSION 8
+#define KVT_ABI_VERSION 9
 
 /* Returns KVT_ABI_VERSION as this library was built. */
 int32_t kvt_abi_version(void);
@@ -115,6 +115,19 @@ int32_t kvt_store(kvt_client *client, const char *const *keys, const int32_t *ke
 int32_t kvt_load(kvt_client *client, const char *const *keys, const int32_t *key_lens,
                  const int64_t *addrs, const int64_t *sizes, int32_t n, int32_t *guard,
                  int64_t *results, int32_t *nodes, int32_t *avoided);
+
+/* What kvt_load does with an object stored without a checksum. Mooncake's clients at their
+ * defaults store every object so (MOONCAKE_STORE_CHECKSUM unset), and a master promoted from a
+ * snapshot serves every restored object so, whose memory objects stored since may have reused;
+ * nothing Mooncake tells a client separates the two. */
+#define KVT_UNCHECKED_LOAD 0   /* read it unverified, as every Mooncake client does (the default) */
+#define KVT_UNCHECKED_MISS 1   /* report it missing (OBJECT_NOT_FOUND) and leave it in place */
+#define KVT_UNCHECKED_REMOVE 2 /* report it missing and remove it, so that a store can replace it:
+                                  only for a cluster whose every writer stores checksums */
+
+/* Sets the client's KVT_UNCHECKED_* policy for the loads that start from now on; -22 for another
+ * value. */
+int32_t kvt_unchecked_objects(kvt_client *client, int32_t policy);
 
 /* The states of kvt_load's and kvt_store's guard. */
 #define KVT_GUARD_OPEN 0

@@ -27,6 +27,7 @@ struct kvt_client {
     // block size must not change under registrations made with it.
     uint64_t max_mr_size = 0;
     Nodes nodes;
+    std::atomic<int32_t> unchecked_objects{KVT_UNCHECKED_LOAD};  // kvt_unchecked_objects
     // Run the parts of a batch beside the caller's thread. Stores have threads of their own: a
     // thread starts with its creator's CPU priority, and kvtier's store threads run at a lower one.
     kvt_workers::Workers workers, store_workers;

@@ -125,6 +125,16 @@ KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *va
     return out;
 }
 
+KVT_EXPORT int32_t kvt_unchecked_objects(kvt_client *client, int32_t policy) {
+    return guarded("kvt_unchecked_objects", [&]() -> int32_t {
+        require_client(client);
+        if (policy != KVT_UNCHECKED_LOAD && policy != KVT_UNCHECKED_MISS && policy != KVT_UNCHECKED_REMOVE)
+            bad_argument("unchecked objects policy must be 0, 1 or 2, got " + std::to_string(policy));
+        client->unchecked_objects.store(policy, std::memory_order_relaxed);
+        return 0;
+    });
+}
+
 KVT_EXPORT void kvt_destroy(kvt_client *client) {
     if (client == nullptr) return;
     guarded("kvt_destroy", [&]() -> int32_t {

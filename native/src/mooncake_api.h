@@ -76,17 +76,16 @@ struct Locations {
         std::vector<size_t> replica;     // nodes[r] is raw[...].replicas[replica[r]]
     };
     std::vector<Key> keys;
-    // Keys reported missing because they cannot be verified (see locate); forget_unverifiable removes them.
-    std::vector<std::string> unverifiable;
+    // Keys without an object checksum that locate was told to report missing (kvtier_mooncake.h,
+    // KVT_UNCHECKED_MISS).
+    std::vector<std::string> unchecked;
     std::vector<tl::expected<mooncake::QueryResult, mooncake::ErrorCode>> raw;
 };
 
-inline Locations locate(mooncake::RealClient &client, const std::vector<std::string> &keys) {
-    // With checksums on, every object kvtier stores has one. One without it came from a master
-    // promoted from a snapshot, whose restore drops checksums at this commit, and whose stale
-    // metadata may point at memory that later objects reuse: Mooncake skips the check and returns
-    // their bytes. A miss instead, and removed (forget_unverifiable) so the next store replaces it.
-    const bool checked = mooncake::Environ::Get().GetStoreChecksumEnabled();
+// `unchecked_are_missing`: an object without a checksum is reported OBJECT_NOT_FOUND and listed in
+// `unchecked`, instead of read unverified as Mooncake's own clients read it.
+inline Locations locate(mooncake::RealClient &client, const std::vector<std::string> &keys,
+                        bool unchecked_are_missing) {
     Locations out;
     out.raw = client.client_->BatchQuery(keys);
     out.keys.resize(out.raw.size());  // a wrong count fails the batch (the connector checks it)
@@ -96,9 +95,9 @@ inline Locations locate(mooncake::RealClient &client, const std::vector<std::str
             key.error = static_cast<int64_t>(out.raw[i].error());
             continue;
         }
-        if (checked && !out.raw[i]->object_checksum.has_value()) {
+        if (unchecked_are_missing && !out.raw[i]->object_checksum.has_value()) {
             key.error = static_cast<int64_t>(mooncake::ErrorCode::OBJECT_NOT_FOUND);
-            out.unverifiable.push_back(keys[i]);
+            out.unchecked.push_back(keys[i]);
             continue;
         }
         const auto &replicas = out.raw[i]->replicas;
@@ -115,13 +114,14 @@ inline Locations locate(mooncake::RealClient &client, const std::vector<std::str
     return out;
 }
 
-// Removes the objects locate() found unverifiable; best effort, as a later read finds them again.
-inline void forget_unverifiable(mooncake::RealClient &client, const Locations &where) {
-    if (where.unverifiable.empty()) return;
-    LOG(WARNING) << "kvtier: " << where.unverifiable.size()
-                 << " object(s) without a checksum, as a master restored from a snapshot has them: "
-                    "reported missing and removed, the first " << where.unverifiable.front();
-    client.client_->BatchRemove(where.unverifiable, true);
+// Removes the objects locate() reported missing for want of a checksum (KVT_UNCHECKED_REMOVE); best
+// effort, as a later read finds them again.
+inline void remove_unchecked(mooncake::RealClient &client, const Locations &where) {
+    if (where.unchecked.empty()) return;
+    LOG(WARNING) << "kvtier: " << where.unchecked.size()
+                 << " object(s) without a checksum, with unchecked_objects = remove: reported missing and "
+                    "removed, the first " << where.unchecked.front();
+    client.client_->BatchRemove(where.unchecked, true);
 }
 
 // One transfer: key which[j] of the located batch from its replica choice[j] (an index into its

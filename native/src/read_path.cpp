@@ -188,10 +188,11 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
         to_buffers(addrs, sizes, n, bufs, lens);
         kvt_staging::Batch landing(client->staging, bufs, lens, guard != nullptr);
 
-        const auto where = kvt_shim::locate(c, ks);
+        const int32_t unchecked = client->unchecked_objects.load(std::memory_order_relaxed);
+        const auto where = kvt_shim::locate(c, ks, unchecked != KVT_UNCHECKED_LOAD);
         check_count("BatchQuery", where.keys, n);
         // At once: by the end of a read stuck for seconds, a store may have replaced them.
-        kvt_shim::forget_unverifiable(c, where);
+        if (unchecked == KVT_UNCHECKED_REMOVE) kvt_shim::remove_unchecked(c, where);
         std::vector<size_t> pending, choice, elsewhere;
         for (int32_t i = 0; i < n; ++i) {
             const auto &key = where.keys[i];
@@ -267,7 +268,8 @@ KVT_EXPORT int32_t kvt_probe_node(kvt_client *client, int32_t id, const char *ke
         const std::string node = client->nodes.name(id);
         if (node.empty()) bad_argument("probe_node: no node " + std::to_string(id));
         const std::vector<std::string> keys{std::string(key, static_cast<size_t>(key_len))};
-        const auto where = kvt_shim::locate(c, keys);
+        // An object without a checksum serves a probe too: only whether the node sends counts.
+        const auto where = kvt_shim::locate(c, keys, false);
         check_count("BatchQuery", where.keys, 1);
         const auto &located = where.keys[0];
         if (located.error == static_cast<int64_t>(mooncake::ErrorCode::OBJECT_NOT_FOUND)) return KVT_PROBE_NOT_THERE;

@@ -30,8 +30,9 @@
 //                                         still delivers: at the end of the client's next read
 //                                         call, 0xEE bytes land in that first read's buffer (as
 //                                         Mooncake's did on a flapping link).
-//   testdouble_unchecked_keys=<k1,...>   these keys' objects carry no checksum, as those a
-//                                         master restored from a snapshot have.
+//   testdouble_unchecked_keys=<k1,...>   these keys' objects carry no checksum, as those of
+//                                         Mooncake's clients at their defaults, and those a
+//                                         master restored from a snapshot, have.
 //   testdouble_master_down_while=<path>   while a file exists at <path>, the master is
 //                                         "down": every key of every batch gets RPC_FAIL (-900).
 //   testdouble_nodes=<n1,n2,...>          the storage nodes (names stand for transfer
@@ -50,7 +51,8 @@
 //   testdouble_corrupt_node=<n>           every replica on node n was overwritten after its put:
 //                                         a read of it lands 0xEE bytes and yields
 //                                         CHECKSUM_MISMATCH (-801), as Mooncake's object
-//                                         checksum check answers.
+//                                         checksum check answers; an object without a
+//                                         checksum reads as OK, as Mooncake reads it.
 //   testdouble_lease_ms=<n>               the lease a query grants, after which the master may
 //                                         free the object's memory (Mooncake's default: 10000).
 //   testdouble_silent_nodes_file=<path>   while the file at <path> lists a node (comma or
@@ -502,7 +504,11 @@ std::vector<tl::expected<void, ErrorCode>> Client::BatchGet(
         lock.unlock();
         if (node == owner_.corrupt_node_) {
             std::memset(buffer, 0xEE, bytes.size());
-            out.push_back(error(static_cast<int64_t>(ErrorCode::CHECKSUM_MISMATCH)));
+            // As Mooncake's: only an object with a checksum is checked.
+            if (queries[i].object_checksum.has_value())
+                out.push_back(error(static_cast<int64_t>(ErrorCode::CHECKSUM_MISMATCH)));
+            else
+                out.emplace_back();
             continue;
         }
         std::memcpy(buffer, bytes.data(), bytes.size());

@@ -106,6 +106,7 @@ final class Assembly {
                         + "leaving the Mooncake client and its L1 registration in place", new Object[] {name, timings.drain()});
             }
         });
+        client.uncheckedObjects(config.uncheckedObjects());
         L1Registration registration = region.map(r -> L1Registration.register(client, r.address(), r.size()))
                 .orElse(L1Registration.DISABLED);
         onRelease(() -> {

@@ -67,6 +67,11 @@ final class RecordingNative implements MooncakeNative {
     }
 
     @Override
+    public int kvt_unchecked_objects(Pointer client, int policy) {
+        return delegate.kvt_unchecked_objects(client, policy);
+    }
+
+    @Override
     public int kvt_max_mr_size(Pointer client, LongLongByReference out) {
         return delegate.kvt_max_mr_size(client, out);
     }

@@ -209,15 +209,43 @@ class RoundTripTest {
         assertThat(result.firstError()).contains(failing.wireString()).contains("INTERNAL_ERROR (-1)");
     }
 
+    // Mooncake's clients at their defaults store every object so (testdouble_unchecked_keys).
     @Test
-    void anObjectWithoutAChecksumIsAMissAndIsRemovedSoThatTheNextStoreReplacesIt() {
-        // A master restored from a snapshot has such objects, pointing at memory others reuse.
+    void anObjectWithoutAChecksumIsLoadedByDefaultAndLeftInPlace() {
         ObjectKey unchecked = TestDouble.key(1);
         MooncakeStoreAdapter adapter = adapter("testdouble_unchecked_keys", unchecked.wireString());
         OffHeapRegion src = new OffHeapRegion(3 * SIZE);
-        assertThat(await(adapter.store(keys(0, 3), filled(src, 3, 0))).results()).containsOnly(KeyResult.OK);
+        List<L1Slice> stored = filled(src, 3, 0);
+        assertThat(await(adapter.store(keys(0, 3), stored)).results()).containsOnly(KeyResult.OK);
+
+        List<L1Slice> into = empty(new OffHeapRegion(3 * SIZE), 3);
+        assertThat(await(adapter.load(keys(0, 3), into)).results()).containsOnly(KeyResult.OK);
+        assertThat(into.get(1).buffer()).isEqualTo(stored.get(1).buffer());
         assertThat(await(adapter.lookupAndLock(keys(0, 3))).results()).containsOnly(KeyResult.OK);
         adapter.unlock(keys(0, 3));
+    }
+
+    @Test
+    void withUncheckedObjectsMissAnObjectWithoutAChecksumIsAMissAndIsLeftInPlace() {
+        ObjectKey unchecked = TestDouble.key(1);
+        MooncakeStoreAdapter adapter = adapter("unchecked_objects", "miss", "testdouble_unchecked_keys", unchecked.wireString());
+        OffHeapRegion src = new OffHeapRegion(3 * SIZE);
+        assertThat(await(adapter.store(keys(0, 3), filled(src, 3, 0))).results()).containsOnly(KeyResult.OK);
+
+        BatchResult loaded = await(adapter.load(keys(0, 3), empty(new OffHeapRegion(3 * SIZE), 3)));
+        assertThat(loaded.results()).containsExactly(KeyResult.OK, KeyResult.MISSING, KeyResult.OK);
+        assertThat(await(adapter.lookupAndLock(keys(0, 3))).results())
+                .as("the object is another client's: left in place").containsOnly(KeyResult.OK);
+        adapter.unlock(keys(0, 3));
+    }
+
+    @Test
+    void withUncheckedObjectsRemoveAnObjectWithoutAChecksumIsAMissAndIsRemovedSoThatTheNextStoreReplacesIt() {
+        // For a cluster whose every writer checksums: then only a master restored from a snapshot has such objects.
+        ObjectKey unchecked = TestDouble.key(1);
+        MooncakeStoreAdapter adapter = adapter("unchecked_objects", "remove", "testdouble_unchecked_keys", unchecked.wireString());
+        OffHeapRegion src = new OffHeapRegion(3 * SIZE);
+        assertThat(await(adapter.store(keys(0, 3), filled(src, 3, 0))).results()).containsOnly(KeyResult.OK);
 
         BatchResult loaded = await(adapter.load(keys(0, 3), empty(new OffHeapRegion(3 * SIZE), 3)));
         assertThat(loaded.results()).containsExactly(KeyResult.OK, KeyResult.MISSING, KeyResult.OK);

@@ -4,6 +4,7 @@ import io.kvtier.mooncake.batch.MooncakeBatchException;
 import io.kvtier.mooncake.batch.MooncakeCodes;
 import io.kvtier.mooncake.binding.NativeAbi.MooncakeNative;
 import io.kvtier.mooncake.config.ReplicateConfig;
+import io.kvtier.mooncake.config.UncheckedObjects;
 import io.kvtier.mooncake.deadline.SliceGuard;
 import io.kvtier.spi.ObjectKey;
 import java.nio.charset.StandardCharsets;
@@ -61,6 +62,13 @@ public final class MooncakeClient implements AutoCloseable {
                     + log.map(path -> " (Mooncake's log: " + path + ")").orElse(""));
         }
         return new MooncakeClient(lib, handle);
+    }
+
+    /** What this client's loads from now on do with an object stored without a checksum. */
+    public void uncheckedObjects(UncheckedObjects policy) {
+        if (lib.kvt_unchecked_objects(handle, policy.nativeCode()) != 0) {
+            throw new IllegalStateException("mooncake_store: cannot set unchecked_objects: " + lib.kvt_last_error());
+        }
     }
 
     /**

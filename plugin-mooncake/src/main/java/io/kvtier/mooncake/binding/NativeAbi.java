@@ -15,7 +15,7 @@ import jnr.ffi.types.u_int64_t;
  */
 public final class NativeAbi {
     /** The {@code KVT_ABI_VERSION} of {@code native/include/kvtier_mooncake.h} this binding is written for. */
-    public static final int VERSION = 8;
+    public static final int VERSION = 9;
 
     private NativeAbi() {}
 
@@ -47,6 +47,9 @@ public final class NativeAbi {
         Pointer kvt_create(@In String[] keys, @In String[] values, int n, int rpcTimeoutMs, int nativeClients);
 
         void kvt_destroy(Pointer client);
+
+        /** 0, or -22 for a policy that is no KVT_UNCHECKED_*. */
+        int kvt_unchecked_objects(Pointer client, int policy);
 
         /** 0 with the size in {@code out}, or negative with kvt_last_error() saying why. */
         int kvt_max_mr_size(Pointer client, LongLongByReference out);

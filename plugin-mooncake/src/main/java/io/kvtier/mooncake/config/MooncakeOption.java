@@ -36,7 +36,9 @@ enum MooncakeOption {
     /** Native calls at most left running without a lane thread. */
     MAX_ABANDONED_CALLS("max_abandoned_calls"),
     /** Native Mooncake clients that share each batch's transfers. */
-    NATIVE_CLIENTS("native_clients");
+    NATIVE_CLIENTS("native_clients"),
+    /** What a load does with an object stored without a checksum. */
+    UNCHECKED_OBJECTS("unchecked_objects");
 
     /** What {@code kvtier validate} shows for a key that is accepted and ignored. */
     static final String IGNORED = "ignored";

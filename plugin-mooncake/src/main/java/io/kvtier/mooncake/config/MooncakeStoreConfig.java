@@ -28,10 +28,11 @@ public final class MooncakeStoreConfig {
     private final Duration rpcTimeout;
     private final BatchBounds bounds;
     private final int nativeClients;
+    private final UncheckedObjects uncheckedObjects;
 
     MooncakeStoreConfig(Map<String, String> setupConfig, int numWorkers, Map<Lane, Integer> perOpWorkers,
                         ReplicateConfig replicateConfig, EvictionConfig eviction, Duration rpcTimeout,
-                        BatchBounds bounds, int nativeClients) {
+                        BatchBounds bounds, int nativeClients, UncheckedObjects uncheckedObjects) {
         Map<String, String> setup = new LinkedHashMap<>();
         setupConfig.forEach((k, v) -> setup.put(Objects.requireNonNull(k, "setup key"),
                 Objects.requireNonNull(v, () -> "setup value of " + k)));
@@ -45,6 +46,7 @@ public final class MooncakeStoreConfig {
         this.rpcTimeout = Objects.requireNonNull(rpcTimeout, "rpcTimeout");
         this.bounds = Objects.requireNonNull(bounds, "bounds");
         this.nativeClients = nativeClients;
+        this.uncheckedObjects = Objects.requireNonNull(uncheckedObjects, "uncheckedObjects");
     }
 
     /**
@@ -99,6 +101,11 @@ public final class MooncakeStoreConfig {
         return nativeClients;
     }
 
+    /** What a load does with an object stored without a checksum. */
+    public UncheckedObjects uncheckedObjects() {
+        return uncheckedObjects;
+    }
+
     /** The {@code protocol} setup value as written, or empty (Mooncake then uses tcp). */
     public Optional<String> protocol() {
         return Optional.ofNullable(setupConfig.get("protocol"));
@@ -131,6 +138,7 @@ public final class MooncakeStoreConfig {
                 case SUSPECT_AFTER_MS -> bounds.suspectAfter().toMillis();
                 case MAX_ABANDONED_CALLS -> bounds.maxAbandonedCalls();
                 case NATIVE_CLIENTS -> nativeClients;
+                case UNCHECKED_OBJECTS -> uncheckedObjects.key();
             };
             view.put(option.viewKey(), shown);
         }

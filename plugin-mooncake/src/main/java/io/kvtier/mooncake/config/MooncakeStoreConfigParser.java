@@ -11,6 +11,7 @@ import static io.kvtier.mooncake.config.MooncakeOption.PER_OP_WORKERS;
 import static io.kvtier.mooncake.config.MooncakeOption.REPLICA_NUM;
 import static io.kvtier.mooncake.config.MooncakeOption.RPC_TIMEOUT_MS;
 import static io.kvtier.mooncake.config.MooncakeOption.SUSPECT_AFTER_MS;
+import static io.kvtier.mooncake.config.MooncakeOption.UNCHECKED_OBJECTS;
 
 import io.kvtier.mooncake.deadline.BatchBounds;
 import io.kvtier.mooncake.lanes.Lane;
@@ -22,6 +23,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
@@ -82,7 +84,15 @@ final class MooncakeStoreConfigParser {
         }
         SetupValueChecks.check(settings, setup, connector);
         return new MooncakeStoreConfig(setup, numWorkers, perOpWorkers, replicate, eviction, rpcTimeout(),
-                bounds(), nativeClients(setup));
+                bounds(), nativeClients(setup), uncheckedObjects());
+    }
+
+    private UncheckedObjects uncheckedObjects() {
+        String key = UNCHECKED_OBJECTS.key();
+        Object raw = settings.get(key);
+        return (raw instanceof String s ? UncheckedObjects.fromKey(s) : Optional.<UncheckedObjects>empty())
+                .orElseThrow(() -> settings.error(key, key + " must be one of " + UncheckedObjects.validKeys()
+                        + ", got " + Json.render(raw)));
     }
 
     /**

@@ -190,7 +190,7 @@ class MooncakeStoreConfigTest {
         Map<String, String> setup = new HashMap<>(Map.of("local_hostname", "a"));
         Map<Lane, Integer> lanes = new HashMap<>(Map.of(Lane.LOAD, 2));
         MooncakeStoreConfig config = new MooncakeStoreConfig(setup, 4, lanes, ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5),
-                BOUNDS, 1);
+                BOUNDS, 1, UncheckedObjects.LOAD);
         setup.put("local_hostname", "b");
         setup.put("extra", "x");
         lanes.put(Lane.STORE, 3);
@@ -198,7 +198,7 @@ class MooncakeStoreConfigTest {
         assertThat(config.perOpWorkers()).containsExactly(Map.entry(Lane.LOAD, 2));
         assertThatThrownBy(() -> config.setupConfig().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
         assertThat(new MooncakeStoreConfig(Map.of(), 1, Map.of(), ReplicateConfig.DEFAULTS, null, Duration.ofSeconds(5),
-                BOUNDS, 1)
+                BOUNDS, 1, UncheckedObjects.LOAD)
                 .perOpWorkers()).isEmpty();
 
         Map<String, Object> body = body("local_hostname", "a");
@@ -248,6 +248,20 @@ class MooncakeStoreConfigTest {
             assertThat(view.get(option.viewKey())).as(option.key()).isNotNull();
         }
         assertThat(view.get("replicate_config")).isEqualTo(Map.of("replica_num", "2", "nof_replica_num", "1"));
+    }
+
+    @Test
+    void uncheckedObjectsAreLoadedByDefaultAndTheOptionTakesLoadMissOrRemove() {
+        assertThat(parse().uncheckedObjects()).isEqualTo(UncheckedObjects.LOAD);
+        assertThat(parse("unchecked_objects", "miss").uncheckedObjects()).isEqualTo(UncheckedObjects.MISS);
+        assertThat(parse("unchecked_objects", "remove").uncheckedObjects()).isEqualTo(UncheckedObjects.REMOVE);
+        assertThat(parse("unchecked_objects", "remove").view()).containsEntry("unchecked_objects", "remove");
+        assertThat(parse().setupConfig()).doesNotContainKey("unchecked_objects");
+        assertThatThrownBy(() -> parse("unchecked_objects", "delete"))
+                .isInstanceOf(ConfigurationException.class)
+                .hasMessage(AT + "unchecked_objects must be one of load, miss, remove, got \"delete\"");
+        assertThatThrownBy(() -> parse("unchecked_objects", true))
+                .hasMessageEndingWith("unchecked_objects must be one of load, miss, remove, got true");
     }
 
     @Test
@@ -349,7 +363,8 @@ class MooncakeStoreConfigTest {
         Map<String, Object> view = provider.describe(config);
         assertThat(view).containsOnlyKeys("num_workers", "per_op_workers", "setup_config", "replicate_config", "eviction",
                 "rpc_timeout_ms", "lookup_on_caller_thread", "batch_timeout_ms", "suspect_after_ms", "max_abandoned_calls",
-                "native_clients");
+                "native_clients", "unchecked_objects");
+        assertThat(view).containsEntry("unchecked_objects", "load");
         assertThat(view).containsEntry("batch_timeout_ms", 5000L).containsEntry("suspect_after_ms", 1000L)
                 .containsEntry("max_abandoned_calls", 32);
         assertThat(view.get("lookup_on_caller_thread")).isEqualTo("ignored");
