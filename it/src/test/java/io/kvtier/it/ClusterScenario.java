@@ -459,7 +459,10 @@ final class ClusterScenario {
             String declaration = "{\"name\":\"kvtier\",\"type\":\"mooncake_store\",\"local_hostname\":\""
                     + cluster.address(KVTIER_HOST) + "\",\"metadata_server\":\"P2PHANDSHAKE\",\"master_server_addr\":\""
                     + master + "\",\"protocol\":\"tcp\",\"global_segment_size\":\"0\",\"local_buffer_size\":\"67108864\","
-                    + "\"replica_num\":" + plan.replicas() + ",\"batch_timeout_ms\":" + plan.batchTimeoutMs() + "}";
+                    + "\"replica_num\":" + plan.replicas() + ",\"batch_timeout_ms\":" + plan.batchTimeoutMs()
+                    // kvtier is the only writer of its keys, every store checksummed: an object of
+                    // them without a checksum is one a promoted master restored, on memory maybe reused.
+                    + (plan.fault().ha() ? ",\"unchecked_objects\":\"remove\"" : "") + "}";
             // Mooncake's log beside the others, rather than in the soak's temporary directory.
             command.addAll(List.of("env", "KVTIER_MOONCAKE_LOG=" + logs.resolve("kvtier-mooncake.log").toAbsolutePath(),
                     KVTIER.toString(), "soak", "--duration", duration + "s", "--progress-interval", "1s",
