@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 KVTIER = ROOT / "host-sample" / "bin" / "kvtier"
-RAW = ROOT / "plugins" / "mooncake" / "target" / "native-build" / "kvtier_raw_bench"
+RAW = ROOT / "plugin-mooncake" / "target" / "native-build" / "kvtier_raw_bench"
 CLUSTER = ROOT / "tools" / "cluster" / "cluster"
 
 
