@@ -1,28 +1,37 @@
 package io.kvtier.host;
 
 import com.codahale.metrics.MetricRegistry;
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import io.prometheus.client.CollectorRegistry;
-import io.prometheus.client.dropwizard.DropwizardExports;
 import io.prometheus.client.exporter.HTTPServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
- * Serves a Dropwizard registry in Prometheus text format on every path but those of the extra
- * handlers (e.g. {@code /metrics}). Dropwizard names become Prometheus names with every character
- * other than letters, digits and '_' replaced by '_': {@code kvtier.adapter.a-0.hits} is
- * {@code kvtier_adapter_a_0_hits}.
+ * Serves a Dropwizard registry in Prometheus text format at {@value #METRICS}, and the extra
+ * handlers at their paths (e.g. {@code /health/ready}): exactly those paths, GET and HEAD only. Any
+ * other path is 404 and any other method 405, so that a probe with a typo in its path fails.
+ * Dropwizard names become Prometheus names with every character other than letters, digits and '_'
+ * replaced by '_': {@code kvtier.adapter.a-0.hits} is {@code kvtier_adapter_a_0_hits}.
  */
 public final class PrometheusEndpoint implements AutoCloseable {
     public static final String HOST = "127.0.0.1";
-    private final HTTPServer server;
+    public static final String METRICS = "/metrics";
+    private static final int NOT_FOUND = 404;
+    private static final int METHOD_NOT_ALLOWED = 405;
+    private final HttpServer server;
+    private final ExecutorService threads;
     private final InetSocketAddress address;
 
-    private PrometheusEndpoint(HTTPServer server, InetSocketAddress address) {
+    private PrometheusEndpoint(HttpServer server, ExecutorService threads, InetSocketAddress address) {
         this.server = server;
+        this.threads = threads;
         this.address = address;
     }
 
@@ -38,21 +47,40 @@ public final class PrometheusEndpoint implements AutoCloseable {
     public static PrometheusEndpoint start(MetricRegistry metrics, InetSocketAddress address, String option,
                                            Map<String, HttpHandler> handlers) {
         CollectorRegistry registry = new CollectorRegistry();
-        registry.register(new DropwizardExports(metrics));
+        registry.register(new DropwizardCollector(metrics));
+        Map<String, HttpHandler> paths = new HashMap<>(handlers);
+        paths.put(METRICS, new HTTPServer.HTTPMetricHandler(registry));
         HttpServer bound;
         try {
             bound = HttpServer.create(address, 0);
         } catch (IOException e) {
             throw new IllegalArgumentException(option + ": cannot listen on " + show(address) + ": " + e.getMessage(), e);
         }
-        handlers.forEach(bound::createContext);
-        try {
-            // The host as asked, the port as bound: a dual-stack socket reports 0.0.0.0 as [::].
-            return new PrometheusEndpoint(new HTTPServer.Builder().withHttpServer(bound).withRegistry(registry)
-                    .withDaemonThreads(true).build(), new InetSocketAddress(address.getAddress(), bound.getAddress().getPort()));
-        } catch (IOException e) {
-            bound.stop(0);
-            throw new IllegalStateException("cannot serve on " + show(address) + ": " + e.getMessage(), e);
+        bound.createContext("/", exchange -> dispatch(exchange, paths));
+        ExecutorService threads = Executors.newFixedThreadPool(2, task -> {
+            Thread thread = new Thread(task, "kvtier-http");
+            thread.setDaemon(true);
+            return thread;
+        });
+        bound.setExecutor(threads);
+        bound.start();
+        // The host as asked, the port as bound: a dual-stack socket reports 0.0.0.0 as [::].
+        return new PrometheusEndpoint(bound, threads, new InetSocketAddress(address.getAddress(), bound.getAddress().getPort()));
+    }
+
+    /** A context matches every path it prefixes; only an exact path is served here. */
+    private static void dispatch(HttpExchange exchange, Map<String, HttpHandler> paths) throws IOException {
+        HttpHandler handler = paths.get(exchange.getRequestURI().getPath());
+        String method = exchange.getRequestMethod();
+        if (handler != null && (method.equals("GET") || method.equals("HEAD"))) {
+            handler.handle(exchange);
+            return;
+        }
+        try (exchange) {
+            if (handler != null) {
+                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+            }
+            exchange.sendResponseHeaders(handler == null ? NOT_FOUND : METHOD_NOT_ALLOWED, -1);
         }
     }
 
@@ -72,6 +100,7 @@ public final class PrometheusEndpoint implements AutoCloseable {
 
     @Override
     public void close() {
-        server.close();
+        server.stop(0);
+        threads.shutdownNow();
     }
 }

@@ -58,6 +58,33 @@ class ServeCommandTest {
     }
 
     @Test
+    void servesExactlyItsPathsWithGetAndHeadAndCleanHelpTexts() throws Exception {
+        Serving serve = Serving.start("serve");
+        assertThat(serve.line()).isEqualTo("serving memory");
+        URI base = URI.create("http://" + serve.line().substring("http ".length()));
+
+        for (String path : new String[] {"/", "/nonexistent", "/health/readyX", "/metricsXYZ", "/health", "/-/healthy"}) {
+            assertThat(get(base.resolve(path)).statusCode()).as("GET %s", path).isEqualTo(404);
+        }
+        for (String path : new String[] {"/metrics", "/health/live", "/health/ready"}) {
+            HttpResponse<String> post = HTTP.send(HttpRequest.newBuilder(base.resolve(path))
+                    .POST(HttpRequest.BodyPublishers.ofString("x")).timeout(Duration.ofSeconds(TIMEOUT_SECONDS)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(post.statusCode()).as("POST %s", path).isEqualTo(405);
+            assertThat(post.headers().firstValue("Allow")).hasValue("GET, HEAD");
+            HttpResponse<Void> head = HTTP.send(HttpRequest.newBuilder(base.resolve(path))
+                    .method("HEAD", HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(TIMEOUT_SECONDS)).build(),
+                    HttpResponse.BodyHandlers.discarding());
+            assertThat(head.statusCode()).as("HEAD %s", path).isEqualTo(200);
+        }
+        String metrics = get(base.resolve("/metrics")).body();
+        assertThat(metrics).contains("# HELP kvtier_serve_memory_healthy Dropwizard metric kvtier.serve.memory.healthy\n")
+                .doesNotContain("Lambda").doesNotContain("type=");
+
+        assertThat(serve.stop()).isEqualTo(new Stopped(Main.OK, "", ""));
+    }
+
+    @Test
     void readinessIs503AndNamesTheInstanceWhileOneIsUnhealthy(@TempDir Path dir) throws Exception {
         Path plugins = PluginDirs.of(dir, UnhealthyAdapterDouble.Provider.class);
         Serving serve = Serving.start(plugins, "serve", "--l2-adapter", "{\"name\":\"well\",\"type\":\"memory\"}",
