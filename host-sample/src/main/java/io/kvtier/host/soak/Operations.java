@@ -287,15 +287,18 @@ final class Operations {
                 throw overdue;
             }
             error(target, op, keyCount, ErrorGroup.label(ErrorGroup.classify(e)));
+            target.batchEnded(true);
             return null;
         } finally {
             target.waits.end(start);
         }
         if (result.size() != keyCount) {
             error(target, op, keyCount, "adapter answered " + result.size() + " results for " + keyCount + " keys");
+            target.batchEnded(true);
             return null;
         }
         ErrorGroup.count(result).forEach((group, n) -> error(target, op, n, group));
+        target.batchEnded(result.count(KeyResult.ERROR) == keyCount);
         return result;
     }
 

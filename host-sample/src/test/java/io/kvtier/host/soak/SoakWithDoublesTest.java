@@ -320,6 +320,21 @@ class SoakWithDoublesTest {
     }
 
     @Test
+    void whileEveryKeyFailsEachWorkerSendsAtMostTenBatchesASecond() throws Exception {
+        RestartingAdapterDouble down = new RestartingAdapterDouble(0, Long.MAX_VALUE); // failing every key, as with its master down
+        long start = System.nanoTime();
+        SoakReport report = soak("down", down, new MetricRegistry(), null,
+                (soak, t) -> System.nanoTime() - start >= TimeUnit.SECONDS.toNanos(1), new StringWriter());
+        long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        Soak.Options options = options(null, false);
+        // At most one op per pause per worker, each op at most two batches (a store deletes first).
+        long mostKeys = options.threads() * (elapsedMs / TimeUnit.NANOSECONDS.toMillis(Soak.FAILING_PAUSE_NANOS) + 2)
+                * 2L * options.batch();
+        assertThat(down.failed.get()).as("keys failed in %d ms", elapsedMs).isPositive().isLessThanOrEqualTo(mostKeys);
+        assertThat(report.instance("down").errors()).isEqualTo(down.failed.get());
+    }
+
+    @Test
     void aFaultMarkedByAHarnessExcusesWhatVanishedSilentlyDuringIt() throws Exception {
         InMemoryAdapterDouble store = new InMemoryAdapterDouble();
         int[] phase = {0};
