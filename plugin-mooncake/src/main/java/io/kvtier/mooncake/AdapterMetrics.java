@@ -32,7 +32,7 @@ import java.util.function.BooleanSupplier;
  *       comes from {@link NodeWatch}.</li>
  * </ul>
  */
-public final class AdapterMetrics implements AutoCloseable {
+public final class AdapterMetrics {
     final Timer store;
     final Timer lookup;
     final Timer load;
@@ -48,7 +48,6 @@ public final class AdapterMetrics implements AutoCloseable {
 
     private final AdapterContext context;
     private final MetricRegistry registry;
-    private final List<String> gauges = new ArrayList<>();
 
     AdapterMetrics(AdapterContext context) {
         this.context = context;
@@ -68,39 +67,50 @@ public final class AdapterMetrics implements AutoCloseable {
     }
 
     /**
-     * Publishes the gauges, the last step of creating an instance: they read its lanes,
-     * registration and health.
+     * Publishes the gauges, the last step of creating an instance but for its probes: they read its
+     * lanes, registration and health.
      *
      * @throws IllegalArgumentException when another instance holds these names; none is left registered
      */
-    void registerGauges(WorkerLanes lanes, L1Registration registration, BooleanSupplier healthy) {
+    Gauges registerGauges(WorkerLanes lanes, L1Registration registration, BooleanSupplier healthy) {
+        Gauges gauges = new Gauges(registry);
         try {
             for (String pool : lanes.poolNames()) {
-                gauge(context.metricName("lane", pool, "queue_depth"), () -> lanes.queueDepth(pool));
+                gauges.add(context.metricName("lane", pool, "queue_depth"), () -> lanes.queueDepth(pool));
             }
-            gauge(context.metricName("lane", "abandoned_calls"), lanes::abandonedCalls);
-            gauge(context.metricName("l1", "registered_bytes"), registration::registeredBytes);
-            gauge(context.metricName("healthy"), () -> healthy.getAsBoolean() ? 1 : 0);
+            gauges.add(context.metricName("lane", "abandoned_calls"), lanes::abandonedCalls);
+            gauges.add(context.metricName("l1", "registered_bytes"), registration::registeredBytes);
+            gauges.add(context.metricName("healthy"), () -> healthy.getAsBoolean() ? 1 : 0);
+            return gauges;
         } catch (IllegalArgumentException e) {
-            close();
+            gauges.close();
             throw new IllegalArgumentException("mooncake_store instance '" + context.instanceName()
                     + "': its metric names are already taken (" + e.getMessage() + "); metric prefixes must be unique", e);
         }
     }
 
-    /** register(), not gauge(): a name clash must fail loudly, not silently read another instance. */
-    private void gauge(String name, Gauge<?> gauge) {
-        registry.register(name, gauge);
-        gauges.add(name);
-    }
-
     /**
-     * Drops the gauges, whose sources are gone after close. Timers, meters and counters stay, so a
-     * host can still report an instance's totals after closing it.
+     * An instance's published gauges. Closing drops them, whose sources are gone after close;
+     * timers, meters and counters stay, so a host can still report an instance's totals.
      */
-    @Override
-    public void close() {
-        gauges.forEach(registry::remove);
-        gauges.clear();
+    static final class Gauges implements AutoCloseable {
+        private final MetricRegistry registry;
+        private final List<String> names = new ArrayList<>();
+
+        private Gauges(MetricRegistry registry) {
+            this.registry = registry;
+        }
+
+        /** register(), not gauge(): a name clash must fail loudly, not silently read another instance. */
+        private void add(String name, Gauge<?> gauge) {
+            registry.register(name, gauge);
+            names.add(name);
+        }
+
+        @Override
+        public void close() {
+            names.forEach(registry::remove);
+            names.clear();
+        }
     }
 }

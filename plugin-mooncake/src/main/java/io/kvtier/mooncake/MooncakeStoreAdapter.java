@@ -29,7 +29,6 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
@@ -37,9 +36,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The {@code mooncake_store} adapter and its dispatch ({@link Assembly} makes and releases its
- * parts): each batch is checked on the caller's thread and handed to its lane as one native batch
- * call, which {@link NativeBatches} makes and turns into per-key outcomes. Unlike LMCache's
+ * The {@code mooncake_store} adapter and its dispatch ({@link MooncakeStoreModule} makes its
+ * parts, {@link Lifecycle} releases them): each batch is checked on the caller's thread and handed
+ * to its lane as one native batch call, which {@link NativeBatches} makes and turns into per-key
+ * outcomes. Unlike LMCache's
  * adapter, a lookup error is an error and not a miss, a short read is not a hit, stores report per
  * key, and close() fails what is in flight instead of leaving it pending forever.
  */
@@ -59,17 +59,17 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     private final KeyLocks locks;
     private final NativeBatches batches;
     private final BatchDeadline deadline;
-    private final Set<LaneTask> inFlight;
-    private final Assembly assembly;
+    private final InFlight inFlight;
+    private final Lifecycle lifecycle;
     private volatile boolean closed;
     /** Set before {@link #closed}, so that a reader who sees {@code closed} sees it. */
     private volatile Health closedHealth;
 
-    /** Acquires nothing: {@link Assembly} made the parts, and releases them when this closes. */
+    /** Acquires nothing: the module made the parts, and {@code lifecycle} releases them when this closes. */
     MooncakeStoreAdapter(String name, MooncakeStoreConfig config, L1Registration registration, WorkerLanes lanes,
                          MasterHealth health, StorageNodes storageNodes, AdapterMetrics metrics, UsageTracker usage,
-                         KeyLocks locks, NativeBatches batches, BatchDeadline deadline, Set<LaneTask> inFlight,
-                         Assembly assembly) {
+                         KeyLocks locks, NativeBatches batches, BatchDeadline deadline, InFlight inFlight,
+                         Lifecycle lifecycle) {
         this.name = name;
         this.config = config;
         this.registration = registration;
@@ -83,14 +83,7 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         this.batches = batches;
         this.deadline = deadline;
         this.inFlight = inFlight;
-        this.assembly = assembly;
-    }
-
-    /** Hears the master probe's every change, on the health threads. */
-    void healthChanged(Health health) {
-        LOG.log(health.healthy() ? Level.INFO : Level.WARNING, "mooncake_store adapter ''{0}'' is {1}: {2}",
-                new Object[] {name, health.healthy() ? "healthy again" : "unhealthy, failing batches fast", health.reason()});
-        usage.reportHealth(health);
+        this.lifecycle = lifecycle;
     }
 
     @Override
@@ -230,10 +223,11 @@ public final class MooncakeStoreAdapter implements L2Adapter {
     }
 
     /**
-     * Fails queued batches at once, then has the {@link Assembly} wait (bounded) for running native
+     * Fails queued batches at once, then has the {@link Lifecycle} wait (bounded) for running native
      * calls to return, fail what is still in flight, and release the rest, the native client and
      * the L1 registration exactly once. If a native call does not return in time the client is
-     * deliberately leaked: freeing it under a running call could crash the JVM.
+     * deliberately leaked: freeing it under a running call could crash the JVM. Called on one of
+     * the lanes, which cannot wait for itself, it releases on a thread of its own.
      */
     @Override
     public void close() {
@@ -248,7 +242,17 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         for (Runnable queued : lanes.shutdown()) {
             ((LaneTask) queued).fail(error);
         }
-        assembly.release();
+        if (lanes.isCurrentThreadWorker()) {
+            Thread finisher = new Thread(this::release, "kvtier-" + name + "-close");
+            finisher.setDaemon(true);
+            finisher.start();
+        } else {
+            release();
+        }
+    }
+
+    private void release() {
+        lifecycle.close(e -> LOG.log(Level.WARNING, "mooncake_store adapter '" + name + "': releasing it failed", e));
     }
 
     private IllegalStateException closedError() {

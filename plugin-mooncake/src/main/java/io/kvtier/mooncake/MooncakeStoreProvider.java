@@ -1,60 +1,47 @@
 package io.kvtier.mooncake;
 
 import com.google.auto.service.AutoService;
-import io.kvtier.mooncake.binding.NativeAbi.MooncakeNative;
-import io.kvtier.mooncake.binding.NativeLibraryLocator;
+import com.google.inject.CreationException;
+import com.google.inject.Guice;
+import com.google.inject.Module;
+import com.google.inject.ProvisionException;
+import com.google.inject.Stage;
+import com.google.inject.util.Modules;
 import io.kvtier.mooncake.binding.PackagedLibrary;
 import io.kvtier.mooncake.config.MooncakeStoreConfig;
 import io.kvtier.mooncake.health.MasterReachability;
-import io.kvtier.mooncake.health.Timings;
-import io.kvtier.mooncake.l1.RdmaL1Rule;
 import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterSettings;
-import io.kvtier.spi.L1MemoryDesc;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.L2AdapterProvider;
 import io.kvtier.spi.SpiVersion;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
- * The {@code mooncake_store} type. Creation order matters: the native connector is loaded first
- * (its absence is the most likely deployment problem and must not hide behind a config error),
- * then the RDMA/L1 rule and the master's reachability are checked, then {@link Assembly} makes the
- * instance, and later releases it.
+ * The {@code mooncake_store} type. Each instance gets an injector of its own over
+ * {@link MooncakeStoreModule}, so two instances share nothing; its {@link Lifecycle} releases what
+ * the injector made when the instance closes, or when its creation failed.
  */
 // rawtypes: the service interface is generic; ServiceLoader only needs the raw type.
 @SuppressWarnings("rawtypes")
 @AutoService(L2AdapterProvider.class)
 public final class MooncakeStoreProvider implements L2AdapterProvider<MooncakeStoreConfig> {
-    /** What must hold before a native client is created. */
-    @FunctionalInterface
-    interface BeforeCreate {
-        void check(MooncakeStoreConfig config);
-    }
-
-    private final Supplier<MooncakeNative> loader;
-    private final BeforeCreate beforeCreate;
-    private final Timings timings;
+    private final Module overrides;
 
     /**
      * Discovering the type (e.g. {@code kvtier adapters}) loads nothing: the library is loaded on
-     * first creation. Its master must then accept connections (see {@link MasterReachability}).
+     * each creation. Its master must then accept connections (see {@link MasterReachability}).
      */
     public MooncakeStoreProvider() {
-        this(() -> NativeLibraryLocator.fromEnvironment().load(),
-                config -> MasterReachability.check(config.setupConfig(), config.rpcTimeout()), Timings.DEFAULTS);
+        this(Modules.EMPTY_MODULE);
     }
 
     /**
-     * Tests hand in the test double (which has no master to reach), a missing path, or a recording
-     * wrapper, and shorter timings.
+     * Tests replace parts of every instance: the test double's library (which has no master to
+     * reach), shorter timings, a step that fails.
      */
-    MooncakeStoreProvider(Supplier<MooncakeNative> loader, BeforeCreate beforeCreate, Timings timings) {
-        this.loader = loader;
-        this.beforeCreate = beforeCreate;
-        this.timings = timings;
+    MooncakeStoreProvider(Module overrides) {
+        this.overrides = overrides;
     }
 
     @Override
@@ -83,12 +70,29 @@ public final class MooncakeStoreProvider implements L2AdapterProvider<MooncakeSt
         return config.view();
     }
 
-    /** Checks what must hold first, then has {@link Assembly} make the instance, which acquires everything it owns. */
+    /**
+     * Builds the instance's graph in {@link Stage#DEVELOPMENT}, where Guice checks it and makes
+     * nothing, then makes the adapter, which makes each part once, in order. A failure reaches the
+     * host as the part threw it, after everything made before it was released.
+     */
     @Override
     public L2Adapter create(MooncakeStoreConfig config, AdapterContext context) {
-        MooncakeNative lib = loader.get();
-        Optional<L1MemoryDesc> region = RdmaL1Rule.regionToRegister(config, context.l1());
-        beforeCreate.check(config);
-        return Assembly.create(lib, region, config, context, timings);
+        Lifecycle lifecycle = new Lifecycle(context.instanceName());
+        Module module = Modules.override(new MooncakeStoreModule(config, context, lifecycle)).with(overrides);
+        try {
+            return Guice.createInjector(Stage.DEVELOPMENT, module).getInstance(MooncakeStoreAdapter.class);
+        } catch (ProvisionException | CreationException e) {
+            // What the part threw, without Guice's wrapping; without one, the graph itself is broken: our bug.
+            Throwable part = e.getCause() instanceof RuntimeException || e.getCause() instanceof Error ? e.getCause()
+                    : new IllegalStateException("mooncake_store: cannot wire the instance: " + e.getMessage(), e);
+            lifecycle.close(part::addSuppressed);
+            if (part instanceof Error error) {
+                throw error;
+            }
+            throw (RuntimeException) part;
+        } catch (RuntimeException | Error e) {
+            lifecycle.close(e::addSuppressed);
+            throw e;
+        }
     }
 }

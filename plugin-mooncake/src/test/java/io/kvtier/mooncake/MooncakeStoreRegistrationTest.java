@@ -3,6 +3,8 @@ package io.kvtier.mooncake;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.inject.Provider;
+import com.google.inject.util.Modules;
 import io.kvtier.hostlib.L2AdapterRegistry;
 import io.kvtier.mooncake.binding.NativeAbi;
 import io.kvtier.mooncake.binding.NativeLibraryLocator;
@@ -40,10 +42,17 @@ class MooncakeStoreRegistrationTest {
         assertThat(provider.parseConfig(TestDouble.settings(TestDouble.body()))).isInstanceOf(MooncakeStoreConfig.class);
     }
 
+    /** A provider whose connector is not where it is looked for. */
+    private static MooncakeStoreProvider missingConnector() {
+        return new MooncakeStoreProvider(Modules.override(TestDouble.overDouble(TestDouble.binding(), Timings.DEFAULTS))
+                .with(binder -> binder.bind(NativeAbi.MooncakeNative.class)
+                        .toProvider((Provider<NativeAbi.MooncakeNative>) () -> NativeLibraryLocator.explicit(MISSING).load())));
+    }
+
     // 18
     @Test
     void factoryFailsClearlyWithoutTheConnector() {
-        MooncakeStoreProvider provider = new MooncakeStoreProvider(() -> NativeLibraryLocator.explicit(MISSING).load(), TestDouble.NO_MASTER, Timings.DEFAULTS);
+        MooncakeStoreProvider provider = missingConnector();
         MooncakeStoreConfig config = provider.parseConfig(TestDouble.settings(TestDouble.body()));
         assertThatThrownBy(() -> provider.create(config, TestDouble.context("mc")))
                 .isInstanceOf(IllegalStateException.class)
@@ -55,7 +64,7 @@ class MooncakeStoreRegistrationTest {
 
     @Test
     void theConnectorIsCheckedBeforeTheRdmaRule() {
-        MooncakeStoreProvider provider = new MooncakeStoreProvider(() -> NativeLibraryLocator.explicit(MISSING).load(), TestDouble.NO_MASTER, Timings.DEFAULTS);
+        MooncakeStoreProvider provider = missingConnector();
         MooncakeStoreConfig rdma = provider.parseConfig(TestDouble.settings(TestDouble.body("protocol", "rdma")));
         assertThatThrownBy(() -> provider.create(rdma, TestDouble.context("mc")))
                 .isInstanceOf(IllegalStateException.class)

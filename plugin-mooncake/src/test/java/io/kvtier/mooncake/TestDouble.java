@@ -1,6 +1,8 @@
 package io.kvtier.mooncake;
 
 import com.codahale.metrics.MetricRegistry;
+import com.google.inject.Module;
+import com.google.inject.util.Modules;
 import io.kvtier.hostlib.DeclaredSettings;
 import io.kvtier.mooncake.binding.NativeAbi.MooncakeNative;
 import io.kvtier.mooncake.binding.NativeLibraryLocator;
@@ -25,7 +27,7 @@ import java.util.function.UnaryOperator;
 public final class TestDouble {
     static final String PROPERTY = "kvtier.mooncake.testdouble";
     /** The double keeps its "cluster" in memory: there is no master to reach before creating a client. */
-    static final MooncakeStoreProvider.BeforeCreate NO_MASTER = config -> {};
+    static final MooncakeStoreModule.MasterCheck NO_MASTER = config -> {};
 
     private TestDouble() {}
 
@@ -55,7 +57,7 @@ public final class TestDouble {
     }
 
     public static MooncakeStoreProvider provider() {
-        return new MooncakeStoreProvider(TestDouble::binding, NO_MASTER, Timings.DEFAULTS);
+        return provider(lib -> lib);
     }
 
     /** A provider whose instances all share one wrapped binding, as they share the real one. */
@@ -64,8 +66,21 @@ public final class TestDouble {
     }
 
     public static MooncakeStoreProvider provider(UnaryOperator<MooncakeNative> wrap, Timings timings) {
-        MooncakeNative wrapped = wrap.apply(binding());
-        return new MooncakeStoreProvider(() -> wrapped, NO_MASTER, timings);
+        return new MooncakeStoreProvider(overDouble(wrap.apply(binding()), timings));
+    }
+
+    /** A provider over the double whose instances also take {@code replacing}'s bindings: a failing step, say. */
+    static MooncakeStoreProvider provider(UnaryOperator<MooncakeNative> wrap, Module replacing) {
+        return new MooncakeStoreProvider(Modules.override(overDouble(wrap.apply(binding()), Timings.DEFAULTS)).with(replacing));
+    }
+
+    /** What tests replace in every instance: the library, the master check the double cannot pass, the timings. */
+    static Module overDouble(MooncakeNative lib, Timings timings) {
+        return binder -> {
+            binder.bind(MooncakeNative.class).toInstance(lib);
+            binder.bind(MooncakeStoreModule.MasterCheck.class).toInstance(NO_MASTER);
+            binder.bind(Timings.class).toInstance(timings);
+        };
     }
 
     /**
