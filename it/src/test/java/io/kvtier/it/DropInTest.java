@@ -33,8 +33,12 @@ class DropInTest {
 
     @Test
     void pluginsOnKvtierPluginsJoinTheClassPath(@TempDir Path dir) throws Exception {
+        // The jar alone, as it is deployed: beside it in target/ lies the unshaded original-*.jar,
+        // whose classes name Guice where the shaded jar relocated it.
+        Path plugins = Files.createDirectories(dir.resolve("plugins"));
+        Files.copy(HostProcess.PLUGIN_JAR, plugins.resolve(HostProcess.PLUGIN_JAR.getFileName()));
         HostProcess.Result r = HostProcess.install(dir.resolve("host"))
-                .withEnv("KVTIER_PLUGINS", HostProcess.PLUGIN_JAR.getParent().toString())
+                .withEnv("KVTIER_PLUGINS", plugins.toString())
                 .kvtier("adapters");
         assertThat(r.out()).contains("mooncake_store\t");
     }

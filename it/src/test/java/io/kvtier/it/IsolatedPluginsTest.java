@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,5 +62,20 @@ class IsolatedPluginsTest {
         }
         assertThat(r.exit()).as(r.err() + r.out()).isZero();
         assertThat(r.out()).contains("PASSED");
+    }
+
+    @Test
+    void theMooncakePluginCarriesGuiceAndGuavaOnlyRelocated() throws Exception {
+        List<String> entries;
+        try (JarFile jar = new JarFile(HostProcess.PLUGIN_JAR.toFile())) {
+            entries = jar.stream().map(JarEntry::getName).toList();
+        }
+        assertThat(entries).as("a host's own Guava or Guice cannot clash")
+                .noneMatch(e -> e.startsWith("com/google/inject/") || e.startsWith("com/google/common/")
+                        || e.startsWith("jakarta/inject/") || e.startsWith("org/aopalliance/"))
+                .contains("io/kvtier/mooncake/shaded/com/google/inject/Guice.class",
+                        "io/kvtier/mooncake/shaded/com/google/common/collect/ImmutableList.class",
+                        "io/kvtier/mooncake/shaded/jakarta/inject/Provider.class",
+                        "io/kvtier/mooncake/shaded/org/aopalliance/intercept/MethodInterceptor.class");
     }
 }
