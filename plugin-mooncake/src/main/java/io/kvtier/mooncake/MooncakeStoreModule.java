@@ -39,7 +39,9 @@ import java.util.logging.Logger;
  * One {@code mooncake_store} instance's parts, for an injector of its own: two instances share
  * nothing. Each {@code @Provides} method acquires at most one thing, so one that throws has
  * acquired nothing; {@link Lifecycle}, the provision listener, records what each made and
- * releases it. Tests replace a part through {@code Modules.override}.
+ * releases it. Tests replace a part through {@code Modules.override}. The methods are private:
+ * Guice then calls them by reflection, where for others it generates a class at run time, which
+ * made each creation some 30 ms slower (CreateCloseTimingTest).
  */
 final class MooncakeStoreModule extends AbstractModule {
     private static final Logger LOG = Logger.getLogger(MooncakeStoreModule.class.getName());
@@ -97,7 +99,7 @@ final class MooncakeStoreModule extends AbstractModule {
      */
     @Provides
     @Singleton
-    MooncakeStoreAdapter adapter(Checked checked, AdapterMetrics metrics, ExpiryQueue expiries, InFlight inFlight,
+    private MooncakeStoreAdapter adapter(Checked checked, AdapterMetrics metrics, ExpiryQueue expiries, InFlight inFlight,
                                  MooncakeClient client, L1Registration registration, ScheduledExecutorService healthScheduler,
                                  WorkerLanes lanes, @Named("lanes") NativeCalls laneCalls, MasterHealth health,
                                  StorageNodes storageNodes, UsageTracker usage, KeyLocks locks, NativeBatches batches,
@@ -111,13 +113,13 @@ final class MooncakeStoreModule extends AbstractModule {
     /** The connector, loaded on creation, not on discovery: {@code kvtier adapters} loads nothing. */
     @Provides
     @Singleton
-    MooncakeNative library() {
+    private MooncakeNative library() {
         return NativeLibraryLocator.fromEnvironment().load();
     }
 
     @Provides
     @Singleton
-    Checked checked(MooncakeNative lib, MasterCheck master, MooncakeStoreConfig config, AdapterContext context) {
+    private Checked checked(MooncakeNative lib, MasterCheck master, MooncakeStoreConfig config, AdapterContext context) {
         Optional<L1MemoryDesc> region = RdmaL1Rule.regionToRegister(config, context.l1());
         master.check(config);
         return new Checked(lib, region);
@@ -126,26 +128,26 @@ final class MooncakeStoreModule extends AbstractModule {
     /** Timers, meters and counters outlive the instance, so a host can report its totals. */
     @Provides
     @Singleton
-    AdapterMetrics metrics(AdapterContext context) {
+    private AdapterMetrics metrics(AdapterContext context) {
         return new AdapterMetrics(context);
     }
 
     /** Stopped once the lanes drained: a batch still running when close() began gets its deadline. */
     @Provides
     @Singleton
-    ExpiryQueue expiries(MooncakeStoreConfig config, AdapterContext context) {
+    private ExpiryQueue expiries(MooncakeStoreConfig config, AdapterContext context) {
         return new ExpiryQueue(context.instanceName(), config.bounds().batchTimeout());
     }
 
     @Provides
     @Singleton
-    InFlight inFlight(AdapterContext context) {
+    private InFlight inFlight(AdapterContext context) {
         return new InFlight(context.instanceName());
     }
 
     @Provides
     @Singleton
-    MooncakeClient client(Checked checked, MooncakeStoreConfig config) {
+    private MooncakeClient client(Checked checked, MooncakeStoreConfig config) {
         MooncakeClient client = MooncakeClient.open(checked.lib(), config.setupConfig(), config.rpcTimeout(), config.nativeClients());
         try {
             client.uncheckedObjects(config.uncheckedObjects());
@@ -158,21 +160,21 @@ final class MooncakeStoreModule extends AbstractModule {
 
     @Provides
     @Singleton
-    L1Registration registration(Checked checked, MooncakeClient client) {
+    private L1Registration registration(Checked checked, MooncakeClient client) {
         return checked.region().map(r -> L1Registration.register(client, r.address(), r.size())).orElse(L1Registration.DISABLED);
     }
 
     /** Stopped after the probes: a tick still running finds the client destroyed (its node calls wait for close). */
     @Provides
     @Singleton
-    ScheduledExecutorService healthScheduler(AdapterContext context) {
+    private ScheduledExecutorService healthScheduler(AdapterContext context) {
         return MasterHealth.scheduler(context.instanceName());
     }
 
     /** Its threads start with the first batch, and stop through {@link #laneCalls}. */
     @Provides
     @Singleton
-    WorkerLanes lanes(MooncakeStoreConfig config, AdapterContext context) {
+    private WorkerLanes lanes(MooncakeStoreConfig config, AdapterContext context) {
         return new WorkerLanes(context.instanceName(), config.numWorkers(), config.perOpWorkers(), config.bounds().maxAbandonedCalls());
     }
 
@@ -180,7 +182,7 @@ final class MooncakeStoreModule extends AbstractModule {
     @Provides
     @Singleton
     @Named("lanes")
-    NativeCalls laneCalls(WorkerLanes lanes, Timings timings) {
+    private NativeCalls laneCalls(WorkerLanes lanes, Timings timings) {
         return new NativeCalls(timings.drain(), drain -> {
             lanes.shutdown();
             return drained(lanes, drain);
@@ -189,19 +191,19 @@ final class MooncakeStoreModule extends AbstractModule {
 
     @Provides
     @Singleton
-    UsageTracker usage() {
+    private UsageTracker usage() {
         return new UsageTracker(0, TRACKED_KEYS);
     }
 
     @Provides
     @Singleton
-    KeyLocks locks() {
+    private KeyLocks locks() {
         return new KeyLocks();
     }
 
     @Provides
     @Singleton
-    MasterHealth health(MooncakeClient client, Timings timings, ScheduledExecutorService healthScheduler,
+    private MasterHealth health(MooncakeClient client, Timings timings, ScheduledExecutorService healthScheduler,
                         MooncakeStoreConfig config, AdapterContext context) {
         return new MasterHealth("kvtier-" + context.instanceName() + "-health-", config.setupConfig().get("master_server_addr"),
                 client::askMaster, timings, healthScheduler);
@@ -209,20 +211,20 @@ final class MooncakeStoreModule extends AbstractModule {
 
     @Provides
     @Singleton
-    NodeWatch nodeWatch(Timings timings, ScheduledExecutorService healthScheduler, AdapterContext context) {
+    private NodeWatch nodeWatch(Timings timings, ScheduledExecutorService healthScheduler, AdapterContext context) {
         return new NodeWatch(context, healthScheduler, timings);
     }
 
     @Provides
     @Singleton
-    StorageNodes storageNodes(MooncakeClient client, Timings timings, NodeWatch nodeWatch, MooncakeStoreConfig config) {
+    private StorageNodes storageNodes(MooncakeClient client, Timings timings, NodeWatch nodeWatch, MooncakeStoreConfig config) {
         return new StorageNodes(StorageNodes.Connector.over(client), config.bounds().suspectAfter().toMillis(), timings,
                 System::nanoTime, nodeWatch);
     }
 
     @Provides
     @Singleton
-    NativeBatches batches(MooncakeClient client, MasterHealth health, AdapterMetrics metrics, UsageTracker usage,
+    private NativeBatches batches(MooncakeClient client, MasterHealth health, AdapterMetrics metrics, UsageTracker usage,
                           KeyLocks locks, L1Registration registration, StorageNodes storageNodes, MooncakeStoreConfig config) {
         return new NativeBatches(client, config, new TransientRetry(health, metrics), new CapacityRetry(metrics),
                 new NativeResults(usage, locks, metrics), registration, storageNodes);
@@ -230,21 +232,21 @@ final class MooncakeStoreModule extends AbstractModule {
 
     @Provides
     @Singleton
-    BatchDeadline deadline(WorkerLanes lanes, AdapterMetrics metrics, ExpiryQueue expiries, AdapterContext context) {
+    private BatchDeadline deadline(WorkerLanes lanes, AdapterMetrics metrics, ExpiryQueue expiries, AdapterContext context) {
         return new BatchDeadline(context.instanceName(), lanes, metrics, expiries);
     }
 
     /** Before the probes start: a name another instance holds fails creation before any thread does. */
     @Provides
     @Singleton
-    Gauges gauges(AdapterMetrics metrics, WorkerLanes lanes, L1Registration registration, MasterHealth health) {
+    private Gauges gauges(AdapterMetrics metrics, WorkerLanes lanes, L1Registration registration, MasterHealth health) {
         return metrics.registerGauges(lanes, registration, health::healthy);
     }
 
     @Provides
     @Singleton
     @Named("master probe")
-    NativeCalls masterProbe(MasterHealth health, UsageTracker usage, Timings timings, MooncakeStoreConfig config,
+    private NativeCalls masterProbe(MasterHealth health, UsageTracker usage, Timings timings, MooncakeStoreConfig config,
                             AdapterContext context) {
         health.start(now -> healthChanged(context.instanceName(), now, usage));
         return new NativeCalls(timings.probeStop(config.rpcTimeout()), health::stop);
@@ -253,7 +255,7 @@ final class MooncakeStoreModule extends AbstractModule {
     @Provides
     @Singleton
     @Named("node probe")
-    NativeCalls nodeProbe(NodeWatch nodeWatch, StorageNodes storageNodes, Timings timings, MooncakeStoreConfig config) {
+    private NativeCalls nodeProbe(NodeWatch nodeWatch, StorageNodes storageNodes, Timings timings, MooncakeStoreConfig config) {
         nodeWatch.start(storageNodes);
         return new NativeCalls(timings.nodeProbeStop(config.bounds().batchTimeout()), nodeWatch::stop);
     }
