@@ -41,7 +41,7 @@ import java.util.logging.Logger;
  * acquired nothing; {@link Lifecycle}, the provision listener, records what each made and
  * releases it. Tests replace a part through {@code Modules.override}. The methods are private:
  * Guice then calls them by reflection, where for others it generates a class at run time, which
- * made each creation some 30 ms slower (CreateCloseTimingTest).
+ * made each creation some 30 ms slower (InstanceBenchmark).
  */
 final class MooncakeStoreModule extends AbstractModule {
     private static final Logger LOG = Logger.getLogger(MooncakeStoreModule.class.getName());

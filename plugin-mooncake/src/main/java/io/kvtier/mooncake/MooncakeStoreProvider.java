@@ -78,7 +78,9 @@ public final class MooncakeStoreProvider implements L2AdapterProvider<MooncakeSt
     @Override
     public L2Adapter create(MooncakeStoreConfig config, AdapterContext context) {
         Lifecycle lifecycle = new Lifecycle(context.instanceName());
-        Module module = Modules.override(new MooncakeStoreModule(config, context, lifecycle)).with(overrides);
+        Module instance = new MooncakeStoreModule(config, context, lifecycle);
+        // Modules.override rewrites every binding of both modules, a cost no instance of a host needs.
+        Module module = overrides == Modules.EMPTY_MODULE ? instance : Modules.override(instance).with(overrides);
         try {
             return Guice.createInjector(Stage.DEVELOPMENT, module).getInstance(MooncakeStoreAdapter.class);
         } catch (ProvisionException | CreationException e) {
