@@ -30,6 +30,17 @@ class DistributionTest {
     }
 
     @Test
+    void theManualsReplayRunsFromTheUnpackedDistributionAndWritesNothingIntoIt(@TempDir Path dir) throws Exception {
+        HostProcess kvtier = HostProcess.unpack(TARBALL, dir);
+        Path home = dir.resolve("kvtier-" + System.getProperty("kvtier.version", "0.1.0-SNAPSHOT"));
+        assertThat(home.resolve("traces/mooncake-fast25-conversation.jsonl.gz")).isRegularFile();
+        HostProcess.Result replay = kvtier.kvtier("replay", "--trace", "traces/mooncake-fast25-conversation.jsonl.gz",
+                "--requests", "20", "--block-size", "4 KiB");
+        assertThat(replay.exit()).as(replay.err()).isZero();
+        assertThat(home.resolve("target")).as("no build directory inside an install").doesNotExist();
+    }
+
+    @Test
     void itsIsolatedMooncakePluginRunsOnTheTestDouble(@TempDir Path dir) throws Exception {
         HostProcess kvtier = HostProcess.unpack(TARBALL, dir)
                 .withEnv("KVTIER_MOONCAKE_LIBRARY", DropInTest.TEST_DOUBLE.toString());

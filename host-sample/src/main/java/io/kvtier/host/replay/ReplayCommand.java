@@ -75,7 +75,7 @@ public final class ReplayCommand implements Callable<Integer> {
     boolean json;
 
     @Option(names = "--out", paramLabel = "DIR", description = "where replay.json and the charts go (default ${DEFAULT-VALUE})")
-    Path out = Path.of("target", "replay");
+    Path out = Path.of(System.getProperty("java.io.tmpdir"), "kvtier-replay");
 
     @Override
     public Integer call() {
