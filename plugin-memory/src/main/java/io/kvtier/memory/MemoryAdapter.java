@@ -1,6 +1,8 @@
 package io.kvtier.memory;
 
+import com.codahale.metrics.Timer;
 import com.kenai.jffi.MemoryIO;
+import io.kvtier.spi.AdapterContext;
 import io.kvtier.spi.AdapterUsage;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.ErrorKind;
@@ -48,6 +50,7 @@ final class MemoryAdapter implements L2Adapter {
     private final String name;
     private final long capacity;
     private final UsageTracker usage;
+    private final MemoryMetrics metrics;
     private final KeyLocks locks = new KeyLocks();
     private final BlockPool pool = new BlockPool();
     /** Access order, so iteration starts at the least recently used object. */
@@ -63,14 +66,25 @@ final class MemoryAdapter implements L2Adapter {
     private volatile Instant closedAt;
     private volatile boolean closed;
 
-    MemoryAdapter(String name, long capacity) {
-        this.name = name;
+    MemoryAdapter(AdapterContext context, long capacity) {
+        this.name = context.instanceName();
         this.capacity = capacity;
         this.usage = new UsageTracker(capacity);
+        this.metrics = new MemoryMetrics(context, this::bytesUsed, capacity);
+    }
+
+    private synchronized long bytesUsed() {
+        return bytes;
     }
 
     @Override
     public CompletableFuture<BatchResult> store(List<ObjectKey> keys, List<L1Slice> slices) {
+        try (Timer.Context timed = metrics.store.time()) {
+            return storeBatch(keys, slices);
+        }
+    }
+
+    private CompletableFuture<BatchResult> storeBatch(List<ObjectKey> keys, List<L1Slice> slices) {
         Batches.requireSameSize(keys, slices);
         if (closed) {
             return closedFuture();
@@ -111,6 +125,7 @@ final class MemoryAdapter implements L2Adapter {
         }
         freeUnpublished(unused);
         free(evicted);
+        metrics.evictions.inc(evicted.size());
         usage.recordDeleted(evictedKeys);
         long[] newBytesPerKey = usage.recordStoredPerKey(stored, sizes);
         long newBytes = 0;
@@ -188,6 +203,12 @@ final class MemoryAdapter implements L2Adapter {
 
     @Override
     public CompletableFuture<BatchResult> lookupAndLock(List<ObjectKey> keys) {
+        try (Timer.Context timed = metrics.lookup.time()) {
+            return lookupBatch(keys);
+        }
+    }
+
+    private CompletableFuture<BatchResult> lookupBatch(List<ObjectKey> keys) {
         if (closed) {
             return closedFuture();
         }
@@ -197,8 +218,10 @@ final class MemoryAdapter implements L2Adapter {
                 if (objects.containsKey(keys.get(i))) {
                     locks.lock(keys.get(i));
                     outcome.ok(i);
+                    metrics.hits.inc();
                 } else {
                     outcome.missing(i);
+                    metrics.misses.inc();
                 }
             }
         }
@@ -212,6 +235,12 @@ final class MemoryAdapter implements L2Adapter {
 
     @Override
     public CompletableFuture<BatchResult> load(List<ObjectKey> keys, List<L1Slice> slices) {
+        try (Timer.Context timed = metrics.load.time()) {
+            return loadBatch(keys, slices);
+        }
+    }
+
+    private CompletableFuture<BatchResult> loadBatch(List<ObjectKey> keys, List<L1Slice> slices) {
         Batches.requireSameSize(keys, slices);
         BatchOutcome outcome = new BatchOutcome(keys.size());
         List<ObjectKey> accessed = new ArrayList<>();
@@ -249,6 +278,12 @@ final class MemoryAdapter implements L2Adapter {
 
     @Override
     public CompletableFuture<BatchResult> delete(List<ObjectKey> keys) {
+        try (Timer.Context timed = metrics.delete.time()) {
+            return deleteBatch(keys);
+        }
+    }
+
+    private CompletableFuture<BatchResult> deleteBatch(List<ObjectKey> keys) {
         if (closed) {
             return closedFuture();
         }
@@ -325,8 +360,10 @@ final class MemoryAdapter implements L2Adapter {
     @Override
     public void close() {
         List<Block> all;
+        boolean first;
         synchronized (this) {
-            if (!closed) {
+            first = !closed;
+            if (first) {
                 closedAt = Instant.now();
             }
             closed = true;
@@ -336,6 +373,10 @@ final class MemoryAdapter implements L2Adapter {
         }
         free(all);
         pool.clear();
+        if (first) {
+            // Only the first: by a second, another instance of this name may have taken the names.
+            metrics.close();
+        }
     }
 
     private <T> CompletableFuture<T> closedFuture() {

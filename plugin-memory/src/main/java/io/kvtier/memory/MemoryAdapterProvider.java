@@ -48,6 +48,6 @@ public final class MemoryAdapterProvider implements L2AdapterProvider<MemoryAdap
 
     @Override
     public L2Adapter create(Config config, AdapterContext context) {
-        return new MemoryAdapter(context.instanceName(), config.capacity());
+        return new MemoryAdapter(context, config.capacity());
     }
 }

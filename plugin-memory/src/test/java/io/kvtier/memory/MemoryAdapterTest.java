@@ -45,6 +45,39 @@ class MemoryAdapterTest {
                 new AdapterContext(name, Optional.empty(), new MetricRegistry(), "kvtier.adapter." + name));
     }
 
+    @Test
+    void itsMetricsCountOperationsHitsMissesEvictionsAndBytesAndTheGaugesGoOnClose() {
+        MetricRegistry metrics = new MetricRegistry();
+        L2Adapter adapter = provider.create(parse(Map.of("type", "memory", "capacity", "2 KiB")),
+                new AdapterContext("m", Optional.empty(), metrics, "kvtier.adapter.m"));
+        adapter.store(List.of(key(1), key(2)), List.of(slice(1024, 1), slice(1024, 2))).join();
+        adapter.store(List.of(key(3)), List.of(slice(1024, 3))).join(); // evicts key 1, the least recently used
+        assertThat(adapter.lookupAndLock(List.of(key(1), key(2), key(3))).join().results())
+                .containsExactly(KeyResult.MISSING, KeyResult.OK, KeyResult.OK);
+        adapter.unlock(List.of(key(2), key(3)));
+        adapter.load(List.of(key(2)), List.of(arena.allocate(1024))).join();
+        adapter.delete(List.of(key(2))).join();
+
+        assertThat(metrics.timer("kvtier.adapter.m.store").getCount()).isEqualTo(2);
+        assertThat(metrics.timer("kvtier.adapter.m.lookup").getCount()).isEqualTo(1);
+        assertThat(metrics.timer("kvtier.adapter.m.load").getCount()).isEqualTo(1);
+        assertThat(metrics.timer("kvtier.adapter.m.delete").getCount()).isEqualTo(1);
+        assertThat(metrics.counter("kvtier.adapter.m.hits").getCount()).isEqualTo(2);
+        assertThat(metrics.counter("kvtier.adapter.m.misses").getCount()).isEqualTo(1);
+        assertThat(metrics.counter("kvtier.adapter.m.evictions").getCount()).isEqualTo(1);
+        assertThat(metrics.getGauges().get("kvtier.adapter.m.bytes_used").getValue()).isEqualTo(1024L);
+        assertThat(metrics.getGauges().get("kvtier.adapter.m.capacity_bytes").getValue()).isEqualTo(2048L);
+
+        adapter.close();
+        assertThat(metrics.getGauges()).isEmpty();
+        L2Adapter again = provider.create(parse(Map.of("type", "memory", "capacity", "2 KiB")),
+                new AdapterContext("m", Optional.empty(), metrics, "kvtier.adapter.m"));
+        adapter.close();
+        assertThat(metrics.getGauges()).as("a second close leaves the new instance's gauges")
+                .containsOnlyKeys("kvtier.adapter.m.bytes_used", "kvtier.adapter.m.capacity_bytes");
+        again.close();
+    }
+
     private MemoryAdapterProvider.Config parse(Map<String, Object> body) {
         return provider.parseConfig(DeclaredSettings.fromMap(provider, body, "test"));
     }
