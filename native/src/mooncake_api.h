@@ -76,16 +76,18 @@ struct Locations {
         std::vector<size_t> replica;     // nodes[r] is raw[...].replicas[replica[r]]
     };
     std::vector<Key> keys;
-    // Keys without an object checksum that locate was told to report missing (kvtier_mooncake.h,
-    // KVT_UNCHECKED_MISS).
+    // Keys without an object checksum that locate reported missing (KVT_UNCHECKED_MISS and _REMOVE;
+    // remove_unchecked removes them under the latter).
     std::vector<std::string> unchecked;
     std::vector<tl::expected<mooncake::QueryResult, mooncake::ErrorCode>> raw;
 };
 
 // `unchecked_are_missing`: an object without a checksum is reported OBJECT_NOT_FOUND and listed in
-// `unchecked`, instead of read unverified as Mooncake's own clients read it.
+// `unchecked`, instead of read unverified as Mooncake's own clients read it. Only while this process
+// checks objects: with MOONCAKE_STORE_CHECKSUM=false kvtier's own objects have no checksum either.
 inline Locations locate(mooncake::RealClient &client, const std::vector<std::string> &keys,
                         bool unchecked_are_missing) {
+    const bool missing = unchecked_are_missing && mooncake::Environ::Get().GetStoreChecksumEnabled();
     Locations out;
     out.raw = client.client_->BatchQuery(keys);
     out.keys.resize(out.raw.size());  // a wrong count fails the batch (the connector checks it)
@@ -95,7 +97,7 @@ inline Locations locate(mooncake::RealClient &client, const std::vector<std::str
             key.error = static_cast<int64_t>(out.raw[i].error());
             continue;
         }
-        if (unchecked_are_missing && !out.raw[i]->object_checksum.has_value()) {
+        if (missing && !out.raw[i]->object_checksum.has_value()) {
             key.error = static_cast<int64_t>(mooncake::ErrorCode::OBJECT_NOT_FOUND);
             out.unchecked.push_back(keys[i]);
             continue;
