@@ -77,12 +77,13 @@ final class FaultWindows {
     }
 
     /**
-     * Whether a miss of an object whose store began at {@code storeStartNanos} may be the fault's
-     * doing: a window was open after that. The store's start, not its acknowledgement, counts: a
-     * worker may see the acknowledgement long after the object was placed, the fault in between.
+     * Whether a window was open at or after {@code sinceNanos}: a miss of an object whose store
+     * began then, or an object of a key deleted then, may be the fault's doing. The store's start, not
+     * its acknowledgement, counts: a worker may see the acknowledgement long after the object was
+     * placed, the fault in between.
      */
-    synchronized boolean excuses(long storeStartNanos) {
-        return open || (!closed.isEmpty() && closed.get(closed.size() - 1).endNanos() > storeStartNanos);
+    synchronized boolean excuses(long sinceNanos) {
+        return open || (!closed.isEmpty() && closed.get(closed.size() - 1).endNanos() > sinceNanos);
     }
 
     synchronized boolean isOpen() {

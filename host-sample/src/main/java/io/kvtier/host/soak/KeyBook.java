@@ -12,10 +12,13 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  */
 final class KeyBook {
     enum State {
-        /** Known not to be stored: never stored in this run, or deleted (or reported missing by a delete). */
+        /**
+         * Known not to be stored: never stored in this run, or deleted (or reported missing by a
+         * delete) by a delete begun at {@link Entry#sinceNanos}.
+         */
         ABSENT,
         /**
-         * Stored: the store of {@link Entry#version}, begun at {@link Entry#storeStartNanos}, was
+         * Stored: the store of {@link Entry#version}, begun at {@link Entry#sinceNanos}, was
          * acknowledged OK. A fault may have hit the object from the moment its store began.
          */
         PRESENT,
@@ -23,8 +26,17 @@ final class KeyBook {
         UNKNOWN
     }
 
-    record Entry(State state, long version, long storeStartNanos) {
-        static final Entry ABSENT = new Entry(State.ABSENT, 0, 0);
+    /** @param sinceNanos for a present key, when the store of its version began; for a deleted one, when the delete began */
+    record Entry(State state, long version, long sinceNanos) {
+        static final Entry NEVER_STORED = new Entry(State.ABSENT, 0, Long.MAX_VALUE);
+
+        static Entry deleted(long startNanos) {
+            return new Entry(State.ABSENT, 0, startNanos);
+        }
+
+        boolean neverStored() {
+            return sinceNanos == Long.MAX_VALUE;
+        }
     }
 
     private final AtomicIntegerArray claimed;
@@ -35,7 +47,7 @@ final class KeyBook {
     KeyBook(int keys) {
         claimed = new AtomicIntegerArray(keys);
         entries = new Entry[keys];
-        Arrays.fill(entries, Entry.ABSENT);
+        Arrays.fill(entries, Entry.NEVER_STORED);
         versions = new long[keys];
     }
 

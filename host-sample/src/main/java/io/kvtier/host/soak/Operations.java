@@ -61,7 +61,9 @@ final class Operations {
 
     /**
      * Writes a new version of each key. A store of a key that exists keeps the first value, so keys
-     * not known to be absent are deleted first (counted as deletes), and only those then absent are stored.
+     * not known to be absent are deleted first (counted as deletes), and only those then absent are
+     * stored. A key deleted before a fault is not known to be absent: a master restored from a
+     * snapshot taken before the delete brings its old object back.
      */
     private void store(Target target, int[] keys, List<L1Slice> slices) {
         int[] notAbsent = select(target, keys, false);
@@ -164,6 +166,7 @@ final class Operations {
 
     private void delete(Target target, int[] keys) {
         OpStats stats = target.stats(Op.DELETE);
+        long start = System.nanoTime();
         BatchResult result = call(target, Op.DELETE, keys.length, () -> target.adapter.delete(keys(target, keys)));
         for (int i = 0; i < keys.length; i++) {
             KeyBook.Entry known = target.book.get(keys[i]);
@@ -173,13 +176,13 @@ final class Operations {
                 if (known.state() == KeyBook.State.ABSENT) {
                     stats.phantom();
                 }
-                target.book.set(keys[i], KeyBook.Entry.ABSENT);
+                target.book.set(keys[i], KeyBook.Entry.deleted(start));
             } else if (outcome == KeyResult.MISSING) {
                 stats.missing();
                 if (known.state() == KeyBook.State.PRESENT) {
                     expectedPresentButMissing(target, Op.DELETE, stats, keys[i], known);
                 }
-                target.book.set(keys[i], KeyBook.Entry.ABSENT);
+                target.book.set(keys[i], KeyBook.Entry.deleted(start));
             } else if (known.state() != KeyBook.State.ABSENT) {
                 // A failed delete may or may not have removed it; a delete cannot create a key that was absent.
                 target.book.set(keys[i], new KeyBook.Entry(KeyBook.State.UNKNOWN, known.version(), 0));
@@ -207,7 +210,7 @@ final class Operations {
      * lives full evicts all along.
      */
     private void expectedPresentButMissing(Target target, Op op, OpStats stats, int key, KeyBook.Entry known) {
-        boolean excused = target.faults.excuses(known.storeStartNanos());
+        boolean excused = target.faults.excuses(known.sinceNanos());
         if (!excused && options.evicting()) {
             stats.evicted();
             return;
@@ -215,7 +218,7 @@ final class Operations {
         stats.expectedPresentButMissing(excused);
         err.printf("kvtier: soak %.1f s: instance %d key %d, version %d stored from %.1f s, %s: a %s says missing%n",
                 (System.nanoTime() - startNanos) / 1e9, target.index, key, known.version(),
-                (known.storeStartNanos() - startNanos) / 1e9, excused ? "missing after a fault" : "lost",
+                (known.sinceNanos() - startNanos) / 1e9, excused ? "missing after a fault" : "lost",
                 op.name().toLowerCase());
         err.flush();
     }
@@ -263,7 +266,7 @@ final class Operations {
                     continue;
                 }
                 err.printf("kvtier: soak: instance %d sealed key %d, version %d stored from %.1f s, %s at the end%n",
-                        target.index, keys[i], known.version(), (known.storeStartNanos() - startNanos) / 1e9,
+                        target.index, keys[i], known.version(), (known.sinceNanos() - startNanos) / 1e9,
                         outcome == KeyResult.OK ? "corrupted" : "missing");
             }
         }
@@ -307,10 +310,14 @@ final class Operations {
         target.faults.errors(System.nanoTime(), keys, cause);
     }
 
-    /** The keys whose known state is absent ({@code absent}) or not. */
+    /** The keys known to be absent ({@code absent}) or not. */
     private static int[] select(Target target, int[] keys, boolean absent) {
-        return Arrays.stream(keys)
-                .filter(k -> (target.book.get(k).state() == KeyBook.State.ABSENT) == absent).toArray();
+        return Arrays.stream(keys).filter(k -> knownAbsent(target, target.book.get(k)) == absent).toArray();
+    }
+
+    private static boolean knownAbsent(Target target, KeyBook.Entry known) {
+        return known.state() == KeyBook.State.ABSENT
+                && (known.neverStored() || !target.faults.excuses(known.sinceNanos()));
     }
 
     private List<ObjectKey> keys(Target target, int[] keys) {

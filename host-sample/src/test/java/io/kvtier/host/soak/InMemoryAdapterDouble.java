@@ -35,6 +35,11 @@ public class InMemoryAdapterDouble implements L2Adapter {
         return true;
     }
 
+    /** Whether lookups and loads see an object it holds; one they do not see is missing to them, and stays. */
+    protected boolean visible(byte[] object) {
+        return true;
+    }
+
     /** Called with the slice of every object loaded OK, before the load completes. */
     protected void loaded(ObjectKey key, ByteBuffer slice) {}
 
@@ -66,7 +71,10 @@ public class InMemoryAdapterDouble implements L2Adapter {
 
     @Override
     public CompletableFuture<BatchResult> lookupAndLock(List<ObjectKey> keys) {
-        return batch("lookup", keys, (i, key) -> objects.containsKey(key) ? KeyOutcome.ok() : KeyOutcome.missing());
+        return batch("lookup", keys, (i, key) -> {
+            byte[] object = objects.get(key);
+            return object != null && visible(object) ? KeyOutcome.ok() : KeyOutcome.missing();
+        });
     }
 
     @Override
@@ -78,7 +86,7 @@ public class InMemoryAdapterDouble implements L2Adapter {
         List<ObjectKey> accessed = new ArrayList<>();
         CompletableFuture<BatchResult> result = batch("load", keys, (i, key) -> {
             byte[] object = objects.get(key);
-            if (object == null) {
+            if (object == null || !visible(object)) {
                 return KeyOutcome.missing();
             }
             ByteBuffer slice = slices.get(i).buffer().duplicate().clear();
