@@ -34,7 +34,7 @@ typedef struct kvt_client kvt_client;
 /* The version of this ABI. It changes whenever a function's signature or meaning changes. The
  * Java binding binds kvt_abi_version alone first and refuses a library of another version
  * before binding anything else: a call through a stale signature would crash the JVM. */
-#define KVT_ABI_VERSION 9
+#define KVT_ABI_VERSION 10
 
 /* Returns KVT_ABI_VERSION as this library was built. */
 int32_t kvt_abi_version(void);
@@ -43,10 +43,13 @@ int32_t kvt_abi_version(void);
  * thread's next kvt_* call. */
 const char *kvt_last_error(void);
 
-/* Sends Mooncake's log (glog, every severity) to the file at `path` instead of stderr, where
- * only FATAL lines still go. The first call in a process decides; later calls do nothing and
- * return 0. Call it before the first kvt_create to catch setup's lines too. */
-int32_t kvt_log_to_file(const char *path);
+/* Sends Mooncake's log (glog) to the file at `path` instead of stderr, where only FATAL lines
+ * still go: from WARNING up, unless GLOG_minloglevel is set. The file is created at the first line
+ * and, once it holds max_bytes / 2, renamed to `<path>.1` (replacing that) for a new one, so the
+ * two stay within max_bytes. With MC_LOG_DIR set, Mooncake's own choice stands and this does
+ * nothing. The first call in a process decides; later calls do nothing and return 0. Call it before
+ * the first kvt_create to catch setup's lines too. -22 for a null or empty path, or max_bytes < 2. */
+int32_t kvt_log_to_file(const char *path, uint64_t max_bytes);
 
 /* The most native clients one kvt_client drives. */
 #define KVT_MAX_NATIVE_CLIENTS 64

@@ -74,11 +74,12 @@ KVT_EXPORT int32_t kvt_abi_version(void) { return KVT_ABI_VERSION; }
 
 KVT_EXPORT const char *kvt_last_error(void) { return g_last_error.c_str(); }
 
-KVT_EXPORT int32_t kvt_log_to_file(const char *path) {
+KVT_EXPORT int32_t kvt_log_to_file(const char *path, uint64_t max_bytes) {
     return guarded("kvt_log_to_file", [&]() -> int32_t {
         if (path == nullptr || *path == '\0') bad_argument("log path is null or empty");
+        if (max_bytes < 2) bad_argument("log max_bytes must be at least 2, got " + std::to_string(max_bytes));
         static std::once_flag once;
-        std::call_once(once, [&] { kvt_shim::log_to_file(path); });
+        std::call_once(once, [&] { kvt_shim::log_to_file(path, max_bytes); });
         return 0;
     });
 }

@@ -20,6 +20,7 @@
 #include "client_buffer.h"  // mooncake-store: allocateSlices, calculate_total_size
 #include "client_service.h" // mooncake-store: Client, QueryResult
 #include "lazy_library.h"
+#include "capped_log.h"
 #include "environ.h"  // mooncake-common: Environ
 #endif
 
@@ -174,23 +175,31 @@ inline bool check_objects_unless_told_otherwise() {
 }
 
 // Mooncake logs through glog, to stderr unless told otherwise. With MC_LOG_DIR set, Mooncake
-// initialises glog itself (a second initialisation aborts), so the user's choice stands.
-inline void log_to_file(const std::string &path) {
+// initialises glog itself (a second initialisation aborts), so the user's choice stands. Otherwise
+// every line goes to `path` through CappedLogSink, within max_bytes, and from WARNING up unless
+// MC_LOG_LEVEL says otherwise: a storage node writes INFO lines per transfer, which would fill the
+// bound with chatter and push out the lines a crash is read for. The level goes through
+// MC_LOG_LEVEL because Mooncake sets glog's minloglevel from it (INFO when unset) when it first
+// reads its global config, at a client's setup, overriding glog's own GLOG_minloglevel.
+inline void log_to_file(const std::string &path, uint64_t max_bytes) {
 #ifdef KVTIER_TESTDOUBLE
     (void)path;  // the double logs nothing
+    (void)max_bytes;
 #else
     if (std::getenv("MC_LOG_DIR") != nullptr) return;
     if (!google::IsGoogleLoggingInitialized()) google::InitGoogleLogging("kvtier-mooncake");
+    if (std::getenv("MC_LOG_LEVEL") == nullptr) {
+        setenv("MC_LOG_LEVEL", "WARNING", 0);
+        FLAGS_minloglevel = google::GLOG_WARNING;  // in case Mooncake read its config already
+    }
     FLAGS_logtostderr = false;
     FLAGS_alsologtostderr = false;
     FLAGS_stderrthreshold = google::GLOG_FATAL;
-    FLAGS_timestamp_in_logfile_name = false;
-    google::SetLogDestination(google::GLOG_INFO, path.c_str());
-    google::SetLogSymlink(google::GLOG_INFO, "");  // no kvtier-mooncake.INFO link beside it
-    // glog writes one more file per severity by default; the INFO file already holds them all.
-    google::SetLogDestination(google::GLOG_WARNING, "");
-    google::SetLogDestination(google::GLOG_ERROR, "");
-    google::SetLogDestination(google::GLOG_FATAL, "");
+    // No file of glog's own, for any severity: the sink writes the only one.
+    for (auto severity : {google::GLOG_INFO, google::GLOG_WARNING, google::GLOG_ERROR, google::GLOG_FATAL})
+        google::SetLogDestination(severity, "");
+    // Never freed: glog may log from any thread until the process ends.
+    google::AddLogSink(new CappedLogSink(path, max_bytes));
 #endif
 }
 

@@ -48,8 +48,8 @@ final class RecordingNative implements MooncakeNative {
     }
 
     @Override
-    public int kvt_log_to_file(String path) {
-        return delegate.kvt_log_to_file(path);
+    public int kvt_log_to_file(String path, long maxBytes) {
+        return delegate.kvt_log_to_file(path, maxBytes);
     }
 
     @Override

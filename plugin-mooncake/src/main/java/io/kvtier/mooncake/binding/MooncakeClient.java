@@ -57,6 +57,7 @@ public final class MooncakeClient implements AutoCloseable {
         Pointer handle = lib.kvt_create(keys, values, keys.length, (int) rpcTimeout.toMillis(), nativeClients);
         if (handle == null || handle.address() == 0) {
             String why = lib.kvt_last_error();
+            MooncakeLog.keep();
             throw new IllegalStateException("mooncake_store: cannot create the Mooncake client: "
                     + (why == null || why.isEmpty() ? "kvt_create failed without a message" : why)
                     + log.map(path -> " (Mooncake's log: " + path + ")").orElse(""));

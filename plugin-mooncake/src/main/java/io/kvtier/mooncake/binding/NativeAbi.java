@@ -15,7 +15,7 @@ import jnr.ffi.types.u_int64_t;
  */
 public final class NativeAbi {
     /** The {@code KVT_ABI_VERSION} of {@code native/include/kvtier_mooncake.h} this binding is written for. */
-    public static final int VERSION = 9;
+    public static final int VERSION = 10;
 
     private NativeAbi() {}
 
@@ -41,7 +41,7 @@ public final class NativeAbi {
         String kvt_last_error();
 
         /** 0, or negative with kvt_last_error() saying why; only the first call in a process acts. */
-        int kvt_log_to_file(String path);
+        int kvt_log_to_file(String path, @u_int64_t long maxBytes);
 
         /** Returns null when create or setup failed. Called once per instance, so String[] is fine here. */
         Pointer kvt_create(@In String[] keys, @In String[] values, int n, int rpcTimeoutMs, int nativeClients);
