@@ -50,7 +50,7 @@ final class ReplayChart {
             g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
             g.drawString(String.format(Locale.ROOT, "kvtier replay: %s (%s), %d requests, capacity %s",
                     report.name, report.type, report.requests.size(),
-                    report.capacityBlocks == 0 ? "unbounded" : report.capacityBlocks + " blocks"), LEFT, 25);
+                    report.capacityBlocks == 0 ? "unknown (no exact LRU)" : report.capacityBlocks + " blocks"), LEFT, 25);
             g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
             hitRates(g, report);
             prefixFetch(g, report);
@@ -70,6 +70,9 @@ final class ReplayChart {
         Color[] colors = {REPLAY, LRU, UNBOUNDED};
         String[] names = {"replay", "exact LRU", "unbounded"};
         for (int i = 0; i < lines.size(); i++) {
+            if (i == 1 && report.capacityBlocks == 0) {
+                continue; // no exact LRU without a capacity: its line would be the unbounded one, mislabelled
+            }
             List<Point> scaled = lines.get(i).stream().map(p -> new Point(p.x() / maxX, p.y() / maxY)).toList();
             plot(g, TOP_Y, scaled, colors[i], i == 2);
             legend(g, i, names[i], colors[i]);

@@ -130,7 +130,8 @@ final class ReplayReport {
         m.put("capacity_blocks", capacityBlocks);
         m.put("hit_blocks", IntStream.of(hits).asLongStream().sum());
         m.put("hit_rate", round(hitRate(), 4));
-        m.put("lru_hit_rate", round(rate(lruHits, blocks), 4));
+        // No bounded oracle without a capacity: null, not the unbounded cache's rate under its name.
+        m.put("lru_hit_rate", capacityBlocks == 0 ? null : round(rate(lruHits, blocks), 4));
         m.put("max_hit_rate", round(rate(maxHits, blocks), 4));
         m.put("corrupted", corrupted);
         m.put("found_then_missing", foundThenMissing);
@@ -160,9 +161,14 @@ final class ReplayReport {
                 ConfigValues.readableBytes(settings.blockBytes()), settings.closedLoop()
                         ? "closed loop, " + settings.concurrency() + " at once"
                         : "open loop at " + settings.speed() + "x, at most " + settings.concurrency() + " at once");
-        line(sb, "  hit rate      %.2f%%  (exact LRU of %s: %.2f%%, unbounded: %.2f%%)", 100 * hitRate(),
-                capacityBlocks == 0 ? "unbounded capacity" : capacityBlocks + " blocks",
-                100 * rate(lruHits, blocks), 100 * rate(maxHits, blocks));
+        if (capacityBlocks == 0) {
+            line(sb, "  hit rate      %.2f%%  (unbounded: %.2f%%; no exact LRU: the instance reports no capacity, "
+                    + "so the only oracle is unbounded; give --capacity-blocks N, the cluster's segment bytes / %s)",
+                    100 * hitRate(), 100 * rate(maxHits, blocks), ConfigValues.readableBytes(settings.blockBytes()));
+        } else {
+            line(sb, "  hit rate      %.2f%%  (exact LRU of %d blocks: %.2f%%, unbounded: %.2f%%)", 100 * hitRate(),
+                    capacityBlocks, 100 * rate(lruHits, blocks), 100 * rate(maxHits, blocks));
+        }
         line(sb, "  checks        corrupted %d  found then missing %d  (deleted before the replay: %d)",
                 corrupted, foundThenMissing, deletedBefore);
         line(sb, "  prefix fetch  p50 %.3f ms  p99 %.3f ms  p99.9 %.3f ms  (lookup + load, per request)",

@@ -7,6 +7,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.kvtier.host.HostCli.Result;
 import io.kvtier.host.soak.CorruptingAdapterDouble;
+import io.kvtier.host.soak.InMemoryAdapterDouble;
 import io.kvtier.hostlib.Declarations;
 import io.kvtier.hostlib.L2AdapterRegistry;
 import io.kvtier.spi.L2Adapter;
@@ -106,6 +107,23 @@ class ReplayCommandTest {
     }
 
     @Test
+    void anInstanceWithoutACapacityGetsNoExactLruButSaysHowToGiveOne() {
+        // Capacity 0, as a mooncake_store client reports: the cluster's capacity is not its own.
+        StringWriter json = new StringWriter();
+        assertThat(replayThrough(new InMemoryAdapterDouble(), json, "--json")).isZero();
+        Config report = ConfigFactory.parseString(json.toString()).getConfigList("instances").get(0);
+        assertThat(report.getLong("capacity_blocks")).isZero();
+        assertThat(report.getIsNull("lru_hit_rate")).isTrue();
+        assertThat(report.getDouble("max_hit_rate")).isPositive();
+
+        StringWriter text = new StringWriter();
+        assertThat(replayThrough(new InMemoryAdapterDouble(), text, "--speed", "max")).isZero();
+        assertThat(text.toString()).containsPattern("hit rate +[0-9.]+%  \\(unbounded: [0-9.]+%; no exact LRU: the "
+                + "instance reports no capacity, so the only oracle is unbounded; give --capacity-blocks N, the "
+                + "cluster's segment bytes / 4 KiB\\)").doesNotContain("exact LRU of");
+    }
+
+    @Test
     void anOpenLoopReportsWhatItWasAskedAndHowFarBehindScheduleItFell() {
         Result r = replay("--requests", "50", "--speed", "1000000", "--l2-adapter", MEMORY_2000_BLOCKS);
 
@@ -159,11 +177,18 @@ class ReplayCommandTest {
 
     /** The replay command's own path, one request at a time, with {@code adapter} as its one instance. */
     private int replayThrough(L2Adapter adapter, StringWriter stdout) {
+        return replayThrough(adapter, stdout, "--json");
+    }
+
+    private int replayThrough(L2Adapter adapter, StringWriter stdout, String... format) {
         ReplayCommand command = new ReplayCommand();
         CommandLine cli = new CommandLine(command);
         cli.setOut(new PrintWriter(stdout, true));
         cli.setErr(new PrintWriter(new StringWriter(), true));
-        cli.parseArgs("--trace", TRACE, "--block-size", "4 KiB", "--concurrency", "1", "--json", "--out", out.toString());
+        List<String> args = new ArrayList<>(List.of("--trace", TRACE, "--block-size", "4 KiB", "--concurrency", "1",
+                "--out", out.toString()));
+        args.addAll(List.of(format));
+        cli.parseArgs(args.toArray(String[]::new));
         L2AdapterRegistry registry = L2AdapterRegistry.of(new DoubleProvider("double", adapter));
         return command.replay(Declarations.load(registry, List.of(), List.of("{\"type\":\"double\"}")));
     }
