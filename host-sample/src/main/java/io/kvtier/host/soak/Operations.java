@@ -66,11 +66,12 @@ final class Operations {
      * snapshot taken before the delete brings its old object back.
      */
     private void store(Target target, int[] keys, List<L1Slice> slices) {
-        int[] notAbsent = select(target, keys, false);
-        if (notAbsent.length > 0) {
-            delete(target, notAbsent);
+        int[] inDoubt = Arrays.stream(keys).filter(k -> !knownAbsent(target, target.book.get(k))).toArray();
+        if (inDoubt.length > 0) {
+            delete(target, inDoubt);
         }
-        int[] absent = select(target, keys, true);
+        // What is absent now: a restore after that delete would come in a window, which excuses this store.
+        int[] absent = Arrays.stream(keys).filter(k -> target.book.get(k).state() == KeyBook.State.ABSENT).toArray();
         if (absent.length == 0) {
             return;
         }
@@ -308,11 +309,6 @@ final class Operations {
     private static void error(Target target, Op op, long keys, String cause) {
         target.stats(op).errors(keys, cause);
         target.faults.errors(System.nanoTime(), keys, cause);
-    }
-
-    /** The keys known to be absent ({@code absent}) or not. */
-    private static int[] select(Target target, int[] keys, boolean absent) {
-        return Arrays.stream(keys).filter(k -> knownAbsent(target, target.book.get(k)) == absent).toArray();
     }
 
     private static boolean knownAbsent(Target target, KeyBook.Entry known) {

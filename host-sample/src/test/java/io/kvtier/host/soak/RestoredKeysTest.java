@@ -70,6 +70,21 @@ class RestoredKeysTest {
         assertThat(target.stats(Op.LOAD).snapshot().lost()).isEqualTo(1);
     }
 
+    @Test
+    void whileAWindowIsOpenAKeyDeletedBeforeItIsDeletedAgainAndStored() {
+        run(Op.STORE);
+        run(Op.DELETE);
+        store.failing = true;
+        run(Op.LOOKUP);
+        store.failing = false;
+        assertThat(target.faults.isOpen()).isTrue();
+
+        run(Op.STORE);
+
+        assertThat(target.stats(Op.DELETE).snapshot().missing()).as("deleted again first").isEqualTo(1);
+        assertThat(target.stats(Op.STORE).snapshot().ok()).isEqualTo(2);
+    }
+
     private void run(Op op) {
         operations.run(op, target, new int[] {KEY}, slices);
     }
