@@ -1,6 +1,7 @@
 package io.kvtier.host.soak;
 
 import io.kvtier.host.ErrorGroup;
+import io.kvtier.host.FailurePacer;
 import io.kvtier.hostlib.BatchTimeoutException;
 import io.kvtier.hostlib.L1Arena;
 import io.kvtier.spi.BatchResult;
@@ -291,18 +292,18 @@ final class Operations {
                 throw overdue;
             }
             error(target, op, keyCount, ErrorGroup.label(ErrorGroup.classify(e)));
-            target.batchEnded(true);
+            target.pacer.batchEnded(true);
             return null;
         } finally {
             target.waits.end(start);
         }
         if (result.size() != keyCount) {
             error(target, op, keyCount, "adapter answered " + result.size() + " results for " + keyCount + " keys");
-            target.batchEnded(true);
+            target.pacer.batchEnded(true);
             return null;
         }
         ErrorGroup.count(result).forEach((group, n) -> error(target, op, n, group));
-        target.batchEnded(result.count(KeyResult.ERROR) == keyCount);
+        target.pacer.batchEnded(FailurePacer.everyKeyFailed(result));
         return result;
     }
 

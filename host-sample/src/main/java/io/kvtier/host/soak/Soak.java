@@ -1,6 +1,7 @@
 package io.kvtier.host.soak;
 
 import com.codahale.metrics.MetricRegistry;
+import io.kvtier.host.FailurePacer;
 import io.kvtier.host.MetricsSnapshot;
 import io.kvtier.host.PrometheusEndpoint;
 import io.kvtier.hostlib.Instances;
@@ -27,8 +28,6 @@ import java.util.concurrent.TimeUnit;
 final class Soak {
     /** How long the end of the soak waits for batches still in flight. */
     private static final long GRACE_SECONDS = 60;
-    /** The longest a worker waits before a batch while the last one on its instance failed for every key. */
-    static final long FAILING_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     /**
      * @param metricsPort where to serve Prometheus text on 127.0.0.1 (0 = any free port), or null for nowhere
@@ -214,9 +213,7 @@ final class Soak {
                 continue;
             }
             try {
-                // An adapter whose master is down fails batches as fast as they come (40,000 a
-                // second), which starves the machine and records nothing new.
-                target.pauseWhileFailing(FAILING_PAUSE_NANOS);
+                target.pacer.pause(FailurePacer.PAUSE_NANOS);
                 operations.run(op, target, keys, slices);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -1,9 +1,9 @@
 package io.kvtier.host.soak;
 
+import io.kvtier.host.FailurePacer;
 import io.kvtier.spi.L2Adapter;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /** One instance under soak: its adapter, what the soak expects of it, and what it did. */
 final class Target {
@@ -22,8 +22,8 @@ final class Target {
     volatile Sealed sealedAtEnd = Sealed.NONE;
     /** The last health read from health(); the health poll writes it, the metrics endpoint reads it. */
     volatile boolean healthy = true;
-    /** Whether the last batch failed for every key (guarded by this). */
-    private boolean failing;
+    /** Paces the workers while its batches fail whole, as with its master down. */
+    final FailurePacer pacer = new FailurePacer();
 
     Target(String name, String type, int index, L2Adapter adapter, int keys, long settleNanos) {
         this.name = name;
@@ -51,21 +51,5 @@ final class Target {
         }
         healthy = now;
         return now;
-    }
-
-    /** Records how a batch on it ended: whether every key of it failed, as every batch does while its master is down. */
-    synchronized void batchEnded(boolean everyKeyFailed) {
-        failing = everyKeyFailed;
-        if (!everyKeyFailed) {
-            notifyAll();
-        }
-    }
-
-    /** Waits while the last batch on it failed for every key, at most {@code nanos}; a batch that does not ends the wait. */
-    synchronized void pauseWhileFailing(long nanos) throws InterruptedException {
-        long deadline = System.nanoTime() + nanos;
-        for (long left = nanos; failing && left > 0; left = deadline - System.nanoTime()) {
-            TimeUnit.NANOSECONDS.timedWait(this, left);
-        }
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.codahale.metrics.MetricRegistry;
+import io.kvtier.host.FailurePacer;
 import io.kvtier.host.HungAdapterDouble;
 import io.kvtier.host.Main;
 import io.kvtier.hostlib.Declarations;
@@ -328,7 +329,7 @@ class SoakWithDoublesTest {
         long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         Soak.Options options = options(null, false);
         // At most one op per pause per worker, each op at most two batches (a store deletes first).
-        long mostKeys = options.threads() * (elapsedMs / TimeUnit.NANOSECONDS.toMillis(Soak.FAILING_PAUSE_NANOS) + 2)
+        long mostKeys = options.threads() * (elapsedMs / TimeUnit.NANOSECONDS.toMillis(FailurePacer.PAUSE_NANOS) + 2)
                 * 2L * options.batch();
         assertThat(down.failed.get()).as("keys failed in %d ms", elapsedMs).isPositive().isLessThanOrEqualTo(mostKeys);
         assertThat(report.instance("down").errors()).isEqualTo(down.failed.get());
