@@ -5,6 +5,7 @@ import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.ErrorKind;
 import io.kvtier.spi.KeyError;
 import io.kvtier.spi.KeyOutcome;
+import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -46,5 +47,10 @@ public final class ErrorGroup {
         }
         String message = cause.getMessage();
         return KeyError.of(ErrorKind.UNCLASSIFIED, message == null || message.isBlank() ? cause.toString() : message);
+    }
+
+    /** A batch of {@code keys} keys that failed as a whole, as an error of each key, classified as {@link #classify} does. */
+    public static BatchResult failedWhole(Throwable failure, int keys) {
+        return new BatchResult(Collections.nCopies(keys, KeyOutcome.error(classify(failure))), 0);
     }
 }

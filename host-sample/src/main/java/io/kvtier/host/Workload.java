@@ -1,6 +1,7 @@
 package io.kvtier.host;
 
 import com.codahale.metrics.MetricRegistry;
+import io.kvtier.hostlib.BatchTimeoutException;
 import io.kvtier.hostlib.L1Arena;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.KeyResult;
@@ -19,6 +20,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The run workload for one instance, repeated for a number of passes: store chunks of seeded
@@ -80,7 +82,8 @@ final class Workload {
         List<ObjectKey> missing = keys(passId, options.chunks(), batchCount());
         String label = options.passes() == 1 ? name : name + " pass " + pass;
 
-        report.storeNanos = phase(label, name, "store", report.store,
+        IntUnaryOperator keysOf = b -> slice(keys, b).size();
+        report.storeNanos = phase(label, name, "store", report.store, keysOf,
                 b -> adapter.store(slice(keys, b), slice(sources, b)),
                 (b, result) -> report.countStore(result));
 
@@ -89,13 +92,13 @@ final class Workload {
             batch.add(missing.get(b));
             return adapter.lookupAndLock(batch);
         };
-        report.lookupNanos = phase(label, name, "lookup", report.lookup, lookup,
+        report.lookupNanos = phase(label, name, "lookup", report.lookup, b -> keysOf.applyAsInt(b) + 1, lookup,
                 (b, result) -> report.countLookup(result, result.size() - 1));
         adapter.unlock(keys);
 
         // Verified after the phase, so that its time is the adapter's alone.
         BatchResult[] loaded = new BatchResult[batchCount()];
-        report.loadNanos = phase(label, name, "load", report.load,
+        report.loadNanos = phase(label, name, "load", report.load, keysOf,
                 b -> adapter.load(slice(keys, b), slice(targets, b)), (b, result) -> loaded[b] = result);
         for (int b = 0; b < loaded.length; b++) {
             List<L1Slice> src = slice(sources, b);
@@ -106,9 +109,9 @@ final class Workload {
             }
         }
 
-        phase(label, name, "delete", report.delete, b -> adapter.delete(slice(keys, b)),
+        phase(label, name, "delete", report.delete, keysOf, b -> adapter.delete(slice(keys, b)),
                 (b, result) -> report.countDelete(result));
-        phase(label, name, "recheck", new Latencies(), b -> adapter.lookupAndLock(slice(keys, b)),
+        phase(label, name, "recheck", new Latencies(), keysOf, b -> adapter.lookupAndLock(slice(keys, b)),
                 (b, result) -> report.countRecheck(result));
         adapter.unlock(keys);
         return report;
@@ -123,7 +126,13 @@ final class Workload {
         return System.nanoTime() - start;
     }
 
-    private long phase(String label, String name, String op, Latencies latencies,
+    /**
+     * Sends a phase's batches, {@code inFlight} at once. A batch that fails as a whole counts as an
+     * error of each of its keys ({@code keys} of them), and the run goes on, as it does past any
+     * error; only a batch that outlived the host's bound stops it: the adapter may still write into
+     * slices the next pass reuses.
+     */
+    private long phase(String label, String name, String op, Latencies latencies, IntUnaryOperator keys,
                        IntFunction<CompletableFuture<BatchResult>> submit, BiConsumer<Integer, BatchResult> check) {
         com.codahale.metrics.Timer timer = metrics.timer(MetricRegistry.name("kvtier", "run", name, op));
         int total = batchCount();
@@ -139,25 +148,26 @@ final class Workload {
                 latencies.record(elapsed);
                 timer.update(elapsed, TimeUnit.NANOSECONDS);
                 window.release();
-            }).thenAccept(result -> check.accept(batch, result)));
+            }).exceptionally(error -> failedWhole(error, keys.applyAsInt(batch)))
+                    .thenAccept(result -> check.accept(batch, result)));
             progress.update(label, op, b + 1, total);
         }
         for (CompletableFuture<Void> future : pending) {
             try {
                 future.join();
             } catch (CompletionException e) {
-                throw new IllegalStateException(label + ": " + op + " batch failed: " + rootMessage(e), e);
+                throw new IllegalStateException(label + ": " + op + " batch failed: " + e.getCause().getMessage(), e);
             }
         }
         return System.nanoTime() - start;
     }
 
-    private static String rootMessage(Throwable e) {
-        Throwable cause = e;
-        while (cause.getCause() != null) {
-            cause = cause.getCause();
+    private static BatchResult failedWhole(Throwable error, int keys) {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (cause instanceof BatchTimeoutException overdue) {
+            throw overdue;
         }
-        return cause.getMessage() == null ? cause.toString() : cause.getMessage();
+        return ErrorGroup.failedWhole(cause, keys);
     }
 
     private int batchCount() {

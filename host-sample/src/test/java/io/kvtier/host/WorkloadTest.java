@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.codahale.metrics.MetricRegistry;
 import io.kvtier.hostlib.L1Arena;
 import io.kvtier.spi.AdapterUsage;
+import io.kvtier.spi.BatchFailedException;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.ErrorKind;
 import io.kvtier.spi.KeyError;
@@ -81,7 +82,7 @@ class WorkloadTest {
      * Test double: an honest tier on the heap that counts the lookups it is asked and the locks they
      * hold, and answers every key of one of them (the {@code wrongLookup}-th, from 1) missing.
      */
-    static final class CountingAdapterDouble implements L2Adapter {
+    static class CountingAdapterDouble implements L2Adapter {
         private final Map<ObjectKey, ByteBuffer> objects = new ConcurrentHashMap<>();
         private final KeyLocks locks = new KeyLocks();
         private final Set<ObjectKey> everLocked = ConcurrentHashMap.newKeySet();
@@ -170,6 +171,49 @@ class WorkloadTest {
         public void close() {}
     }
 
+    /**
+     * Test double of a master that goes away for good: an honest tier for its first {@code healthyBatches}
+     * batches, then every batch fails as a whole, as mooncake_store's do once its master stops answering.
+     */
+    static final class GoneAfterDouble extends CountingAdapterDouble {
+        private final int healthyBatches;
+        private final AtomicInteger batches = new AtomicInteger();
+
+        GoneAfterDouble(int healthyBatches) {
+            super(0);
+            this.healthyBatches = healthyBatches;
+        }
+
+        private boolean gone() {
+            return batches.incrementAndGet() > healthyBatches;
+        }
+
+        private static CompletableFuture<BatchResult> failed() {
+            return CompletableFuture.failedFuture(new BatchFailedException(KeyError.of(ErrorKind.TRANSIENT,
+                    "the master has not answered a probe for over 2 s")));
+        }
+
+        @Override
+        public CompletableFuture<BatchResult> store(List<ObjectKey> keys, List<L1Slice> objects) {
+            return gone() ? failed() : super.store(keys, objects);
+        }
+
+        @Override
+        public CompletableFuture<BatchResult> lookupAndLock(List<ObjectKey> keys) {
+            return gone() ? failed() : super.lookupAndLock(keys);
+        }
+
+        @Override
+        public CompletableFuture<BatchResult> load(List<ObjectKey> keys, List<L1Slice> objects) {
+            return gone() ? failed() : super.load(keys, objects);
+        }
+
+        @Override
+        public CompletableFuture<BatchResult> delete(List<ObjectKey> keys) {
+            return gone() ? failed() : super.delete(keys);
+        }
+    }
+
     private static Workload.RunReport run(Workload.Options options, L2Adapter adapter) {
         try (L1Arena arena = L1Arena.allocate(Workload.l1BytesNeeded(options), L1Arena.DEFAULT_ALIGNMENT, true)) {
             Workload workload = new Workload(arena, options, new MetricRegistry(),
@@ -215,5 +259,24 @@ class WorkloadTest {
                     .contains(" errors (transient -900=34)");
             assertThat(RunSummary.toJson(List.of(report))).contains("\"errors_by_kind\":{\"transient -900\":34}");
         }
+    }
+
+    @Test
+    void batchesThatFailWholeAreErrorsOfTheirKindInTheReportOfEveryPassAndTheRunGoesOn() {
+        // 8 chunks in batches of 4: 10 batches a pass (2 stores, 2 lookups, 2 loads, 2 deletes, 2 rechecks).
+        Workload.Options options = new Workload.Options(8, 4096, 4, 1, 2);
+        Workload.RunReport report = run(options, new GoneAfterDouble(10));
+
+        assertThat(report.passes).hasSize(2);
+        assertThat(report.passes.get(0).passed()).as("the pass before the master went").isTrue();
+        Workload.PassReport gone = report.passes.get(1);
+        assertThat(gone.passed()).isFalse();
+        assertThat(gone.storeErrors).isEqualTo(8);
+        assertThat(gone.lookupErrors).as("8 stored keys and 2 missing ones").isEqualTo(10);
+        assertThat(gone.notLoaded).isEqualTo(8);
+        assertThat(gone.deleteErrors).isEqualTo(8);
+        assertThat(report.errorsByKind()).containsExactly(Map.entry("transient", 34L));
+        assertThat(RunSummary.toText(report)).contains("  pass 1 (cold)", "  pass 2:", "  store   ", "stored 0  errors 8",
+                "  FAILED: 34 errors (transient=34)");
     }
 }

@@ -11,7 +11,6 @@ import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.ObjectKey;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -218,7 +217,7 @@ final class Replayer {
         try {
             return batch.join();
         } catch (CompletionException e) {
-            return new BatchResult(Collections.nCopies(keys, KeyOutcome.error(ErrorGroup.classify(e))), 0);
+            return ErrorGroup.failedWhole(e, keys);
         }
     }
 
