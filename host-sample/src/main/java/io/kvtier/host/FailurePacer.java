@@ -31,11 +31,18 @@ public final class FailurePacer {
         }
     }
 
-    /** Waits while the last batch failed for every key, at most {@code nanos}; a batch that does not ends the wait. */
-    public synchronized void pause(long nanos) throws InterruptedException {
+    /**
+     * Waits while the last batch failed for every key, at most {@code nanos}; a batch that does not
+     * ends the wait. An interrupt ends it too, and stays set for the caller to act on.
+     */
+    public synchronized void pause(long nanos) {
         long deadline = System.nanoTime() + nanos;
-        for (long left = nanos; failing && left > 0; left = deadline - System.nanoTime()) {
-            TimeUnit.NANOSECONDS.timedWait(this, left);
+        try {
+            for (long left = nanos; failing && left > 0; left = deadline - System.nanoTime()) {
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

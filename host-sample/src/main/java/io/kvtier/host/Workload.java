@@ -66,15 +66,16 @@ final class Workload {
         for (int i = 0; i < options.chunks(); i++) {
             targets.add(arena.allocate(options.chunkSize()));
         }
+        FailurePacer pacer = new FailurePacer();
         for (int pass = 1; pass <= options.passes(); pass++) {
-            report.passes.add(runPass(name, adapter, runId + pass * (long) (options.chunks() + batchCount()),
+            report.passes.add(runPass(name, adapter, pacer, runId + pass * (long) (options.chunks() + batchCount()),
                     pass, sources, targets));
         }
         return report;
     }
 
-    private PassReport runPass(String name, L2Adapter adapter, long passId, int pass, List<L1Slice> sources,
-                               List<L1Slice> targets) {
+    private PassReport runPass(String name, L2Adapter adapter, FailurePacer pacer, long passId, int pass,
+                               List<L1Slice> sources, List<L1Slice> targets) {
         PassReport report = new PassReport(pass, options.chunks());
         report.copyNanos = copy(sources, targets);
         targets.forEach(L1Arena::zero);  // a load that writes nothing must not verify against an earlier pass
@@ -83,7 +84,7 @@ final class Workload {
         String label = options.passes() == 1 ? name : name + " pass " + pass;
 
         IntUnaryOperator keysOf = b -> slice(keys, b).size();
-        report.storeNanos = phase(label, name, "store", report.store, keysOf,
+        report.storeNanos = phase(pacer, label, name, "store", report.store, keysOf,
                 b -> adapter.store(slice(keys, b), slice(sources, b)),
                 (b, result) -> report.countStore(result));
 
@@ -92,13 +93,13 @@ final class Workload {
             batch.add(missing.get(b));
             return adapter.lookupAndLock(batch);
         };
-        report.lookupNanos = phase(label, name, "lookup", report.lookup, b -> keysOf.applyAsInt(b) + 1, lookup,
+        report.lookupNanos = phase(pacer, label, name, "lookup", report.lookup, b -> keysOf.applyAsInt(b) + 1, lookup,
                 (b, result) -> report.countLookup(result, result.size() - 1));
         adapter.unlock(keys);
 
         // Verified after the phase, so that its time is the adapter's alone.
         BatchResult[] loaded = new BatchResult[batchCount()];
-        report.loadNanos = phase(label, name, "load", report.load, keysOf,
+        report.loadNanos = phase(pacer, label, name, "load", report.load, keysOf,
                 b -> adapter.load(slice(keys, b), slice(targets, b)), (b, result) -> loaded[b] = result);
         for (int b = 0; b < loaded.length; b++) {
             List<L1Slice> src = slice(sources, b);
@@ -109,9 +110,9 @@ final class Workload {
             }
         }
 
-        phase(label, name, "delete", report.delete, keysOf, b -> adapter.delete(slice(keys, b)),
+        phase(pacer, label, name, "delete", report.delete, keysOf, b -> adapter.delete(slice(keys, b)),
                 (b, result) -> report.countDelete(result));
-        phase(label, name, "recheck", new Latencies(), keysOf, b -> adapter.lookupAndLock(slice(keys, b)),
+        phase(pacer, label, name, "recheck", new Latencies(), keysOf, b -> adapter.lookupAndLock(slice(keys, b)),
                 (b, result) -> report.countRecheck(result));
         adapter.unlock(keys);
         return report;
@@ -130,10 +131,11 @@ final class Workload {
      * Sends a phase's batches, {@code inFlight} at once. A batch that fails as a whole counts as an
      * error of each of its keys ({@code keys} of them), and the run goes on, as it does past any
      * error; only a batch that outlived the host's bound stops it: the adapter may still write into
-     * slices the next pass reuses.
+     * slices the next pass reuses. While the instance fails every key, batches go out at most one
+     * per {@link FailurePacer#PAUSE_NANOS}.
      */
-    private long phase(String label, String name, String op, Latencies latencies, IntUnaryOperator keys,
-                       IntFunction<CompletableFuture<BatchResult>> submit, BiConsumer<Integer, BatchResult> check) {
+    private long phase(FailurePacer pacer, String label, String name, String op, Latencies latencies,
+                       IntUnaryOperator keys, IntFunction<CompletableFuture<BatchResult>> submit, BiConsumer<Integer, BatchResult> check) {
         com.codahale.metrics.Timer timer = metrics.timer(MetricRegistry.name("kvtier", "run", name, op));
         int total = batchCount();
         Semaphore window = new Semaphore(options.inFlight());
@@ -141,12 +143,14 @@ final class Workload {
         long start = System.nanoTime();
         for (int b = 0; b < total; b++) {
             window.acquireUninterruptibly();
+            pacer.pause(FailurePacer.PAUSE_NANOS);
             int batch = b;
             long submitted = System.nanoTime();
             pending.add(submit.apply(batch).whenComplete((result, error) -> {
                 long elapsed = System.nanoTime() - submitted;
                 latencies.record(elapsed);
                 timer.update(elapsed, TimeUnit.NANOSECONDS);
+                pacer.batchEnded(error != null || FailurePacer.everyKeyFailed(result));
                 window.release();
             }).exceptionally(error -> failedWhole(error, keys.applyAsInt(batch)))
                     .thenAccept(result -> check.accept(batch, result)));

@@ -24,13 +24,7 @@ class FailurePacerTest {
 
     /** A pause of an hour, in another thread; a test completes it within a minute or fails. */
     private static CompletableFuture<Void> pauseAnHour(FailurePacer pacer) {
-        return CompletableFuture.runAsync(() -> {
-            try {
-                pacer.pause(HOUR);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        return CompletableFuture.runAsync(() -> pacer.pause(HOUR));
     }
 
     @Test
@@ -49,6 +43,18 @@ class FailurePacerTest {
         long start = System.nanoTime();
         pacer.pause(FailurePacer.PAUSE_NANOS);
         assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(FailurePacer.PAUSE_NANOS);
+    }
+
+    @Test
+    void anInterruptEndsTheWaitAndStaysSet() throws Exception {
+        FailurePacer pacer = new FailurePacer();
+        pacer.batchEnded(true);
+        CompletableFuture<Boolean> interrupted = CompletableFuture.supplyAsync(() -> {
+            Thread.currentThread().interrupt();
+            pacer.pause(HOUR);
+            return Thread.interrupted();
+        });
+        assertThat(interrupted.get(60, TimeUnit.SECONDS)).isTrue();
     }
 
     @Test

@@ -29,7 +29,10 @@ import org.junit.jupiter.api.Test;
 class WorkloadTest {
     /** Test double of a store whose master is gone: every key of every batch is an RPC_FAIL error. */
     static final class MasterGoneAdapterDouble implements L2Adapter {
-        private static CompletableFuture<BatchResult> failEvery(List<ObjectKey> keys) {
+        final AtomicInteger batches = new AtomicInteger();
+
+        private CompletableFuture<BatchResult> failEvery(List<ObjectKey> keys) {
+            batches.incrementAndGet();
             BatchOutcome outcome = new BatchOutcome(keys.size());
             for (int i = 0; i < keys.size(); i++) {
                 outcome.error(i, KeyError.of(ErrorKind.TRANSIENT, -900, "Mooncake batch_put_from failed for key " + keys.get(i)
@@ -278,5 +281,18 @@ class WorkloadTest {
         assertThat(report.errorsByKind()).containsExactly(Map.entry("transient", 34L));
         assertThat(RunSummary.toText(report)).contains("  pass 1 (cold)", "  pass 2:", "  store   ", "stored 0  errors 8",
                 "  FAILED: 34 errors (transient=34)");
+    }
+
+    @Test
+    void whileEveryKeyFailsTheRunSendsABatchAtMostEveryPause() {
+        MasterGoneAdapterDouble gone = new MasterGoneAdapterDouble();
+        long start = System.nanoTime();
+        Workload.RunReport report = run(new Workload.Options(8, 4096, 4, 4, 1), gone);
+        long elapsed = System.nanoTime() - start;
+
+        assertThat(report.passed()).isFalse();
+        assertThat(gone.batches.get()).as("5 phases of 2 batches").isEqualTo(10);
+        // Each batch after the first waited out a pause: with the master down no batch ends one early.
+        assertThat(elapsed).isGreaterThanOrEqualTo((gone.batches.get() - 1) * FailurePacer.PAUSE_NANOS);
     }
 }

@@ -1,6 +1,7 @@
 package io.kvtier.host.replay;
 
 import io.kvtier.host.ErrorGroup;
+import io.kvtier.host.FailurePacer;
 import io.kvtier.host.soak.ObjectContent;
 import io.kvtier.hostlib.L1Arena;
 import io.kvtier.spi.BatchResult;
@@ -79,7 +80,8 @@ final class Replayer {
             }
             slots.add(slot);
         }
-        deleteBefore(adapter, report);
+        FailurePacer pacer = new FailurePacer();
+        deleteBefore(adapter, pacer, report);
         ExecutorService workers = Executors.newFixedThreadPool(settings.concurrency(), daemon(name));
         Semaphore free = new Semaphore(settings.concurrency());
         List<CompletableFuture<Void>> served = new ArrayList<>(requests.size());
@@ -101,7 +103,7 @@ final class Replayer {
                 served.add(CompletableFuture.runAsync(() -> {
                     List<L1Slice> slot = slots.remove();
                     try {
-                        serve(adapter, index, request, slot, report);
+                        serve(adapter, pacer, index, request, slot, report);
                     } finally {
                         slots.add(slot);
                         free.release();
@@ -119,22 +121,30 @@ final class Replayer {
     }
 
     /** The replay starts from an empty cache, as the oracles do, even when a shared store kept an earlier run's blocks. */
-    private static void deleteBefore(L2Adapter adapter, ReplayReport report) {
+    private static void deleteBefore(L2Adapter adapter, FailurePacer pacer, ReplayReport report) {
         List<ObjectKey> keys = report.requests.stream().flatMapToInt(r -> IntStream.of(r.blocks())).distinct()
                 .mapToObj(Replayer::key).toList();
         for (int from = 0; from < keys.size(); from += DELETE_BATCH) {
             List<ObjectKey> batch = keys.subList(from, Math.min(keys.size(), from + DELETE_BATCH));
-            BatchResult deleted = await(adapter.delete(batch), batch.size());
+            pacer.pause(FailurePacer.PAUSE_NANOS);
+            BatchResult deleted = await(pacer, adapter.delete(batch), batch.size());
             report.countErrors("delete", deleted.outcomes());
             report.countDeletedBefore(deleted.count(KeyResult.OK));
         }
     }
 
-    private void serve(L2Adapter adapter, int index, Trace.Request request, List<L1Slice> slot, ReplayReport report) {
+    /**
+     * Serves one request. Each of its batches waits first while the instance fails every key
+     * ({@link FailurePacer}), outside the times recorded: a replay against a master that is gone
+     * would otherwise run through the trace failing as fast as it can.
+     */
+    private void serve(L2Adapter adapter, FailurePacer pacer, int index, Trace.Request request, List<L1Slice> slot,
+                       ReplayReport report) {
         int[] blocks = request.blocks();
         List<ObjectKey> keys = IntStream.of(blocks).mapToObj(Replayer::key).toList();
+        pacer.pause(FailurePacer.PAUSE_NANOS);
         long started = System.nanoTime();
-        BatchResult found = await(adapter.lookupAndLock(keys), keys.size());
+        BatchResult found = await(pacer, adapter.lookupAndLock(keys), keys.size());
         long looked = System.nanoTime();
         report.lookup.record(looked - started);
         report.countErrors("lookup", found.outcomes());
@@ -149,8 +159,9 @@ final class Replayer {
                 // A load that answers OK but writes nothing must not verify against a slot's earlier
                 // bytes. Untimed, as in Mooncake's C client's replay: the host's cost, not the tier's.
                 targets.forEach(L1Arena::zero);
+                pacer.pause(FailurePacer.PAUSE_NANOS);
                 long loading = System.nanoTime();
-                BatchResult loaded = await(adapter.load(keys.subList(0, prefix), targets), prefix);
+                BatchResult loaded = await(pacer, adapter.load(keys.subList(0, prefix), targets), prefix);
                 long fetched = System.nanoTime();
                 report.load.record(fetched - loading);
                 report.prefixFetch.record(looked - started + fetched - loading);
@@ -174,8 +185,9 @@ final class Replayer {
             for (int i = usable; i < blocks.length; i++) {
                 CONTENT.fill(slot.get(i).buffer(), 0, blocks[i], 1);
             }
+            pacer.pause(FailurePacer.PAUSE_NANOS);
             long storing = System.nanoTime();
-            BatchResult stored = await(adapter.store(keys.subList(usable, blocks.length), sources),
+            BatchResult stored = await(pacer, adapter.store(keys.subList(usable, blocks.length), sources),
                     blocks.length - usable);
             report.store.record(System.nanoTime() - storing);
             report.countErrors("store", stored.outcomes());
@@ -212,13 +224,19 @@ final class Replayer {
         return usable;
     }
 
-    /** A batch that failed as a whole is an error of each of its keys, and the host carries on as with any error. */
-    private static BatchResult await(CompletableFuture<BatchResult> batch, int keys) {
+    /**
+     * A batch that failed as a whole is an error of each of its keys, and the host carries on as with
+     * any error. The pacer learns whether every key failed.
+     */
+    private static BatchResult await(FailurePacer pacer, CompletableFuture<BatchResult> batch, int keys) {
+        BatchResult result;
         try {
-            return batch.join();
+            result = batch.join();
         } catch (CompletionException e) {
-            return ErrorGroup.failedWhole(e, keys);
+            result = ErrorGroup.failedWhole(e, keys);
         }
+        pacer.batchEnded(FailurePacer.everyKeyFailed(result));
+        return result;
     }
 
     /** The wire key of a block: its id, 8 bytes big-endian, as the chunk hash. */

@@ -214,10 +214,10 @@ final class Soak {
             }
             try {
                 target.pacer.pause(FailurePacer.PAUSE_NANOS);
+                if (Thread.currentThread().isInterrupted()) {
+                    return;
+                }
                 operations.run(op, target, keys, slices);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
             } finally {
                 target.book.release(keys);
             }

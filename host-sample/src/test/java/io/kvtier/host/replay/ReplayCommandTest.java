@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.kvtier.host.FailurePacer;
 import io.kvtier.host.HostCli.Result;
 import io.kvtier.host.soak.CorruptingAdapterDouble;
 import io.kvtier.host.soak.InMemoryAdapterDouble;
@@ -175,19 +176,38 @@ class ReplayCommandTest {
         assertThat(report.getDouble("hit_rate")).isLessThan(report.getDouble("max_hit_rate"));
     }
 
+    @Test
+    void whileEveryKeyFailsEachBatchWaitsOutAPauseAndTheReplayCountsTheErrors() {
+        MasterGoneDouble gone = new MasterGoneDouble();
+        StringWriter stdout = new StringWriter();
+        long start = System.nanoTime();
+
+        int exit = replayThrough(gone, stdout, "--json", "--requests", "5");
+        long elapsed = System.nanoTime() - start;
+
+        assertThat(exit).isEqualTo(1);
+        Config report = ConfigFactory.parseString(stdout.toString()).getConfigList("instances").get(0);
+        assertThat(report.getLong("hit_blocks")).isZero();
+        assertThat(report.getConfig("lookup_errors").root().unwrapped()).containsOnlyKeys("transient -900");
+        // The emptying delete, then each request's lookup and store, all failing.
+        assertThat(gone.batches.get()).isEqualTo(1 + 5 * 2);
+        assertThat(elapsed).as("each batch after the first waited out a pause")
+                .isGreaterThanOrEqualTo((gone.batches.get() - 1) * FailurePacer.PAUSE_NANOS);
+    }
+
     /** The replay command's own path, one request at a time, with {@code adapter} as its one instance. */
     private int replayThrough(L2Adapter adapter, StringWriter stdout) {
         return replayThrough(adapter, stdout, "--json");
     }
 
-    private int replayThrough(L2Adapter adapter, StringWriter stdout, String... format) {
+    private int replayThrough(L2Adapter adapter, StringWriter stdout, String... options) {
         ReplayCommand command = new ReplayCommand();
         CommandLine cli = new CommandLine(command);
         cli.setOut(new PrintWriter(stdout, true));
         cli.setErr(new PrintWriter(new StringWriter(), true));
         List<String> args = new ArrayList<>(List.of("--trace", TRACE, "--block-size", "4 KiB", "--concurrency", "1",
                 "--out", out.toString()));
-        args.addAll(List.of(format));
+        args.addAll(List.of(options));
         cli.parseArgs(args.toArray(String[]::new));
         L2AdapterRegistry registry = L2AdapterRegistry.of(new DoubleProvider("double", adapter));
         return command.replay(Declarations.load(registry, List.of(), List.of("{\"type\":\"double\"}")));
