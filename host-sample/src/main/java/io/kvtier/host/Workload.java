@@ -263,6 +263,7 @@ final class Workload {
         long deleted;
         long deleteErrors;
         long survivedDelete;
+        long recheckErrors;
         /** Errored keys by kind and code ({@link ErrorGroup}). */
         final Map<String, Long> errorsByKind = new TreeMap<>();
 
@@ -324,12 +325,15 @@ final class Workload {
             deleteErrors += result.size() - result.count(KeyResult.OK);
         }
 
+        /** An error is no sign that a key survived its delete: it counts as an error. */
         synchronized void countRecheck(BatchResult result) {
-            survivedDelete += result.size() - result.count(KeyResult.MISSING);
+            noteErrors(result);
+            survivedDelete += result.count(KeyResult.OK);
+            recheckErrors += result.count(KeyResult.ERROR);
         }
 
         synchronized long errors() {
-            return storeErrors + lookupErrors + notLoaded + corrupted + deleteErrors;
+            return storeErrors + lookupErrors + notLoaded + corrupted + deleteErrors + recheckErrors;
         }
 
         /** Every chunk verified, every missing key reported missing, nothing left after delete. */
