@@ -86,6 +86,23 @@ final class FaultWindows {
         return open || (!closed.isEmpty() && closed.get(closed.size() - 1).endNanos() > sinceNanos);
     }
 
+    /**
+     * Whether an answer to a batch asked at {@code askedNanos} says what a fault did to an object
+     * whose store began at {@code storeStartNanos}: the latest window had opened when the batch was
+     * asked, and was still open after the store began. A batch asked before the window opened may
+     * have been answered before the fault, so its answer judges nothing of it.
+     */
+    synchronized boolean judges(long storeStartNanos, long askedNanos) {
+        if (open) {
+            return start <= askedNanos;
+        }
+        if (closed.isEmpty()) {
+            return false;
+        }
+        Window latest = closed.get(closed.size() - 1);
+        return latest.startNanos() <= askedNanos && latest.endNanos() > storeStartNanos;
+    }
+
     synchronized boolean isOpen() {
         return open;
     }

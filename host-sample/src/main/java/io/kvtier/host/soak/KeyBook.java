@@ -3,6 +3,7 @@ package io.kvtier.host.soak;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.function.Predicate;
 
 /**
  * What the soak knows about each key of one instance. A thread claims the keys of a batch before
@@ -26,9 +27,17 @@ final class KeyBook {
         UNKNOWN
     }
 
-    /** @param sinceNanos for a present key, when the store of its version began; for a deleted one, when the delete began */
-    record Entry(State state, long version, long sinceNanos) {
+    /**
+     * @param sinceNanos for a present key, when the store of its version began; for a deleted one, when the delete began
+     * @param judged     of a PRESENT entry: an answer after a fault that may have hit the object has said
+     *                   what became of it ({@link AfterFault})
+     */
+    record Entry(State state, long version, long sinceNanos, boolean judged) {
         static final Entry NEVER_STORED = new Entry(State.ABSENT, 0, Long.MAX_VALUE);
+
+        Entry(State state, long version, long sinceNanos) {
+            this(state, version, sinceNanos, false);
+        }
 
         static Entry deleted(long startNanos) {
             return new Entry(State.ABSENT, 0, startNanos);
@@ -36,6 +45,10 @@ final class KeyBook {
 
         boolean neverStored() {
             return sinceNanos == Long.MAX_VALUE;
+        }
+
+        Entry asJudged() {
+            return new Entry(state, version, sinceNanos, true);
         }
     }
 
@@ -85,6 +98,17 @@ final class KeyBook {
             }
         }
         return Arrays.copyOf(sealed, n);
+    }
+
+    /** Counts the entries that match among the keys no thread holds; sealed keys stay held for good. */
+    int countUnclaimed(Predicate<Entry> matching) {
+        int n = 0;
+        for (int key = 0; key < entries.length; key++) {
+            if (claimed.get(key) == 0 && matching.test(entries[key])) {
+                n++;
+            }
+        }
+        return n;
     }
 
     void release(int[] keys) {

@@ -106,12 +106,16 @@ final class Operations {
     private void lookup(Target target, int[] keys) {
         List<ObjectKey> asked = keys(target, keys);
         OpStats stats = target.stats(Op.LOOKUP);
+        long askedAt = System.nanoTime();
         BatchResult result = call(target, Op.LOOKUP, keys.length, () -> target.adapter.lookupAndLock(asked));
         // The soak holds no lock beyond its own batch; a failed batch may have taken some, and unknown keys are ignored.
         target.adapter.unlock(asked);
         if (result != null) {
             for (int i = 0; i < keys.length; i++) {
                 KeyBook.Entry known = target.book.get(keys[i]);
+                if (result.get(i) != KeyResult.ERROR) {
+                    answered(target, keys[i], known, askedAt);
+                }
                 if (result.get(i) == KeyResult.OK) {
                     stats.ok();
                     if (known.state() == KeyBook.State.ABSENT) {
@@ -130,12 +134,16 @@ final class Operations {
         List<L1Slice> targetsInL1 = slices.subList(0, keys.length);
         targetsInL1.forEach(L1Arena::zero); // a load that writes nothing must not verify
         OpStats stats = target.stats(Op.LOAD);
+        long askedAt = System.nanoTime();
         BatchResult result = call(target, Op.LOAD, keys.length, () -> target.adapter.load(keys(target, keys), targetsInL1));
         long now = System.nanoTime();
         long okBytes = 0;
         if (result != null) {
             for (int i = 0; i < keys.length; i++) {
                 KeyBook.Entry known = target.book.get(keys[i]);
+                if (result.get(i) != KeyResult.ERROR) {
+                    answered(target, keys[i], known, askedAt);
+                }
                 if (result.get(i) == KeyResult.OK) {
                     stats.ok();
                     okBytes += options.chunkSize();
@@ -168,25 +176,31 @@ final class Operations {
 
     private void delete(Target target, int[] keys) {
         OpStats stats = target.stats(Op.DELETE);
-        long start = System.nanoTime();
+        long askedAt = System.nanoTime();
         BatchResult result = call(target, Op.DELETE, keys.length, () -> target.adapter.delete(keys(target, keys)));
         for (int i = 0; i < keys.length; i++) {
             KeyBook.Entry known = target.book.get(keys[i]);
             KeyResult outcome = result == null ? KeyResult.ERROR : result.get(i);
+            if (outcome != KeyResult.ERROR) {
+                answered(target, keys[i], known, askedAt);
+            }
             if (outcome == KeyResult.OK) {
                 stats.ok();
                 if (known.state() == KeyBook.State.ABSENT) {
                     stats.phantom();
                 }
-                target.book.set(keys[i], KeyBook.Entry.deleted(start));
+                target.book.set(keys[i], KeyBook.Entry.deleted(askedAt));
             } else if (outcome == KeyResult.MISSING) {
                 stats.missing();
                 if (known.state() == KeyBook.State.PRESENT) {
                     expectedPresentButMissing(target, Op.DELETE, stats, keys[i], known);
                 }
-                target.book.set(keys[i], KeyBook.Entry.deleted(start));
+                target.book.set(keys[i], KeyBook.Entry.deleted(askedAt));
             } else if (known.state() != KeyBook.State.ABSENT) {
                 // A failed delete may or may not have removed it; a delete cannot create a key that was absent.
+                if (atRiskUnjudged(target, known)) {
+                    target.afterFault.notJudged(1);
+                }
                 target.book.set(keys[i], new KeyBook.Entry(KeyBook.State.UNKNOWN, known.version(), 0));
             }
         }
@@ -196,6 +210,23 @@ final class Operations {
     /** Batches that end while the soak drains count in its last bucket, not in a sliver of a bucket after it. */
     private long bucketTime(long now) {
         return Math.min(now - startNanos, options.durationNanos() - 1);
+    }
+
+    /**
+     * A lookup, load or delete asked at {@code askedAt} answered OK or MISSING for the key: if a fault
+     * may have hit its object since its store, that answer judges it, once per stored version.
+     */
+    private static void answered(Target target, int key, KeyBook.Entry known, long askedAt) {
+        if (known.state() == KeyBook.State.PRESENT && !known.judged()
+                && target.faults.judges(known.sinceNanos(), askedAt)) {
+            target.afterFault.judged();
+            target.book.set(key, known.asJudged());
+        }
+    }
+
+    /** A stored object a fault may have hit, of which no answer since has said what became of it. */
+    static boolean atRiskUnjudged(Target target, KeyBook.Entry known) {
+        return known.state() == KeyBook.State.PRESENT && !known.judged() && target.faults.excuses(known.sinceNanos());
     }
 
     /** A key believed stored was reported missing: lost, evicted or missing after a fault; from now on it is unknown. */

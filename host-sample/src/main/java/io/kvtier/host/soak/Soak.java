@@ -155,8 +155,9 @@ final class Soak {
             workers.shutdownNow();
             monitor.shutdownNow();
         }
-        if (workersEnded) { // else a worker may still hold the slices the check would use
+        if (workersEnded) { // else a worker may still hold the slices the check would use, and its keys
             for (Target target : targets) {
+                target.afterFault.notJudged(target.book.countUnclaimed(e -> Operations.atRiskUnjudged(target, e)));
                 target.sealedAtEnd = operations.readSealed(target, slices.get(0));
             }
         }

@@ -11,9 +11,12 @@ import java.util.TreeSet;
 
 /** The end of a soak: per instance and per operation, what happened, as text or one JSON line. */
 final class SoakReport {
-    /** @param longestWaitNanos the longest any caller waited for one batch of this instance */
+    /**
+     * @param longestWaitNanos the longest any caller waited for one batch of this instance
+     * @param afterFault       how many of the keys its faults may have hit the soak could judge
+     */
     record InstanceReport(String name, String type, Map<Op, OpStats.Snapshot> ops, List<FaultWindows.Window> windows,
-                          long longestWaitNanos, Sealed sealed) {
+                          long longestWaitNanos, Sealed sealed, AfterFault.Snapshot afterFault) {
         long corrupted() {
             return ops.values().stream().mapToLong(OpStats.Snapshot::corrupted).sum();
         }
@@ -30,11 +33,26 @@ final class SoakReport {
             return ops.values().stream().mapToLong(OpStats.Snapshot::errors).sum();
         }
 
-        /** Nothing lost and nothing corrupted: errors and misses during faults are allowed, but not of sealed keys. */
+        /**
+         * Nothing lost and nothing corrupted: errors and misses during faults are allowed, but not of
+         * sealed keys; and if faults may have hit stored keys, some of them were judged.
+         */
         boolean passed() {
-            return corrupted() == 0 && lost() == 0 && sealed.passed();
+            return verdict().equals(PASSED);
+        }
+
+        /** {@link #FAILED} on evidence; else {@link #INCONCLUSIVE} when a fault left no key it may have hit judged. */
+        String verdict() {
+            if (corrupted() > 0 || lost() > 0 || !sealed.passed()) {
+                return FAILED;
+            }
+            return afterFault.inconclusive() ? INCONCLUSIVE : PASSED;
         }
     }
+
+    static final String PASSED = "PASSED";
+    static final String FAILED = "FAILED";
+    static final String INCONCLUSIVE = "INCONCLUSIVE";
 
     final List<InstanceReport> instances = new ArrayList<>();
     /** Each adapter's own metrics at the end, by instance name. */
@@ -57,12 +75,18 @@ final class SoakReport {
                 ops.put(op, target.stats(op).snapshot());
             }
             instances.add(new InstanceReport(target.name, target.type, ops, target.faults.windows(),
-                    target.waits.longestNanos(), target.sealedAtEnd));
+                    target.waits.longestNanos(), target.sealedAtEnd, target.afterFault.snapshot()));
         }
     }
 
     boolean passed() {
-        return instances.stream().allMatch(InstanceReport::passed);
+        return verdict().equals(PASSED);
+    }
+
+    /** FAILED if any instance failed, else INCONCLUSIVE if any was, else PASSED. */
+    String verdict() {
+        List<String> verdicts = instances.stream().map(InstanceReport::verdict).toList();
+        return verdicts.contains(FAILED) ? FAILED : verdicts.contains(INCONCLUSIVE) ? INCONCLUSIVE : PASSED;
     }
 
     int exitCode() {
@@ -76,7 +100,7 @@ final class SoakReport {
     String toText() {
         StringBuilder sb = new StringBuilder();
         for (InstanceReport r : instances) {
-            sb.append(String.format("%s (%s): %s in %.1f s%n", r.name(), r.type(), r.passed() ? "PASSED" : "FAILED", seconds));
+            sb.append(String.format("%s (%s): %s in %.1f s%n", r.name(), r.type(), r.verdict(), seconds));
             for (Op op : Op.values()) {
                 OpStats.Snapshot s = r.ops().get(op);
                 sb.append(String.format("  %-7s ok %d  missing %d  errors %d", op.label(), s.ok(), s.missing(), s.errors()));
@@ -115,6 +139,11 @@ final class SoakReport {
                         w.open() ? "open at the end" : String.format("%.1f s", offset(w.endNanos())), w.errors(),
                         w.reason()));
             }
+            if (atRisk(r) > 0) {
+                sb.append(String.format("  after faults: judged %d of %d keys a fault may have hit; %d not judged "
+                        + "(a store or delete failed on them first, or nothing asked for them again)%n",
+                        r.afterFault().judged(), atRisk(r), r.afterFault().notJudged()));
+            }
             Map<String, Object> own = adapterMetrics.getOrDefault(r.name(), Map.of());
             if (!own.isEmpty()) {
                 sb.append("  adapter metrics: ").append(own.toString().replaceAll("[{}]", "")).append(System.lineSeparator());
@@ -127,11 +156,14 @@ final class SoakReport {
                         bucketOps(r, bucket) / bucketSeconds(bucket)));
             }
         }
-        sb.append(String.format("soak %s: %d corrupted, %d lost, %s%d errors in %d instance(s) over %.1f s%s%n",
-                passed() ? "PASSED" : "FAILED", instances.stream().mapToLong(InstanceReport::corrupted).sum(),
+        long atRisk = instances.stream().mapToLong(SoakReport::atRisk).sum();
+        sb.append(String.format("soak %s: %d corrupted, %d lost, %s%d errors in %d instance(s) over %.1f s%s%s%n",
+                verdict(), instances.stream().mapToLong(InstanceReport::corrupted).sum(),
                 instances.stream().mapToLong(InstanceReport::lost).sum(),
                 evicting ? instances.stream().mapToLong(InstanceReport::evicted).sum() + " evicted, " : "",
                 instances.stream().mapToLong(InstanceReport::errors).sum(), instances.size(), seconds,
+                atRisk == 0 ? "" : String.format("; judged %d of %d keys a fault may have hit",
+                        instances.stream().mapToLong(r -> r.afterFault().judged()).sum(), atRisk),
                 stoppedEarly ? " (stopped early)" : ""));
         return sb.toString();
     }
@@ -143,6 +175,7 @@ final class SoakReport {
             m.put("name", r.name());
             m.put("type", r.type());
             m.put("passed", r.passed());
+            m.put("verdict", r.verdict());
             m.put("corrupted", r.corrupted());
             m.put("lost", r.lost());
             m.put("evicted", r.evicted());
@@ -152,6 +185,7 @@ final class SoakReport {
             m.put("ops", ops);
             m.put("errors_by_kind", errorsByKind(r));
             m.put("sealed", toMap(r.sealed()));
+            m.put("after_fault", Map.of("judged", r.afterFault().judged(), "not_judged", r.afterFault().notJudged()));
             m.put("fault_windows", r.windows().stream().map(this::toMap).toList());
             List<Object> buckets = new ArrayList<>();
             for (int bucket : buckets(r)) {
@@ -170,6 +204,7 @@ final class SoakReport {
         }
         Map<String, Object> top = new LinkedHashMap<>();
         top.put("passed", passed());
+        top.put("verdict", verdict());
         top.put("seconds", round(seconds));
         top.put("stopped_early", stoppedEarly);
         top.put("evicting", evicting);
@@ -224,6 +259,11 @@ final class SoakReport {
         Map<String, Long> all = new java.util.TreeMap<>();
         r.ops().values().forEach(s -> s.errorsByKind().forEach((cause, n) -> all.merge(cause, n, Long::sum)));
         return all;
+    }
+
+    /** The keys its faults may have hit, judged or not. */
+    private static long atRisk(InstanceReport r) {
+        return r.afterFault().judged() + r.afterFault().notJudged();
     }
 
     private static TreeSet<Integer> buckets(InstanceReport r) {

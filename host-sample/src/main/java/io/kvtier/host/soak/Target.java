@@ -16,6 +16,7 @@ final class Target {
     final FaultWindows faults;
     final Map<Op, OpStats> stats = new EnumMap<>(Op.class);
     final BatchWaits waits = new BatchWaits();
+    final AfterFault afterFault = new AfterFault();
     /** The keys sealed by the harness, claimed for good (see {@link KeyBook#seal}); empty until then. */
     volatile int[] sealed = new int[0];
     /** What the end of the soak found of the sealed keys. */

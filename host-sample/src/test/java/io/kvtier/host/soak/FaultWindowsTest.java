@@ -32,6 +32,20 @@ class FaultWindowsTest {
     }
 
     @Test
+    void onlyABatchAskedAfterAWindowOpenedJudgesAnObjectStoredBeforeItClosed() {
+        FaultWindows faults = new FaultWindows(SETTLE);
+        assertThat(faults.judges(50, 60)).as("no fault yet").isFalse();
+        faults.errors(100, 1, "x");
+        assertThat(faults.judges(50, 99)).as("asked before the fault: maybe answered before it").isFalse();
+        assertThat(faults.judges(50, 100)).isTrue();
+        assertThat(faults.judges(105, 106)).as("stored and asked while it is open").isTrue();
+        faults.tick(200);
+        assertThat(faults.judges(50, 150)).as("asked after it closed").isTrue();
+        assertThat(faults.judges(50, 99)).isFalse();
+        assertThat(faults.judges(111, 150)).as("stored after it closed: no fault hit it").isFalse();
+    }
+
+    @Test
     void anErrorAfterTheSettleTimeOpensANewWindowEvenBeforeATick() {
         FaultWindows faults = new FaultWindows(SETTLE);
         faults.errors(100, 1, "a");

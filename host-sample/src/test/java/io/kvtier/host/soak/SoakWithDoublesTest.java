@@ -316,8 +316,38 @@ class SoakWithDoublesTest {
         assertThat(r.lost()).isZero();
         assertThat(r.corrupted()).isZero();
         assertThat(report.exitCode()).isEqualTo(Main.OK);
+        assertThat(r.afterFault().judged()).as("each key missing after the fault was judged, and maybe others")
+                .isGreaterThanOrEqualTo(sum(r, OpStats.Snapshot::missingAfterFault));
+        assertThat(r.verdict()).isEqualTo(SoakReport.PASSED);
+        long atRisk = r.afterFault().judged() + r.afterFault().notJudged();
         assertThat(report.toText()).contains("errors by kind: transient -900=" + restarting.failed.get(),
-                restarting.failed.get() + " errors");
+                restarting.failed.get() + " errors",
+                "  after faults: judged " + r.afterFault().judged() + " of " + atRisk + " keys a fault may have hit; "
+                        + r.afterFault().notJudged() + " not judged",
+                "; judged " + r.afterFault().judged() + " of " + atRisk + " keys a fault may have hit");
+        assertThat(report.toJson()).contains("\"after_fault\":{");
+    }
+
+    @Test
+    void aSoakThatEndsBeforeItCouldJudgeAnyKeyAFaultMayHaveHitIsInconclusiveNotPassed() throws Exception {
+        // Healthy for 2,000 keys, then failing every key until the end: nothing asked after the fault began answers.
+        RestartingAdapterDouble gone = new RestartingAdapterDouble(2000, 1_000_000_000L);
+        SoakReport report = soak("gone", gone, target -> gone.failed.get() >= 100);
+        SoakReport.InstanceReport r = report.instance("gone");
+
+        assertThat(r.corrupted()).isZero();
+        assertThat(r.lost()).isZero();
+        assertThat(sum(r, OpStats.Snapshot::missingAfterFault)).isZero();
+        assertThat(r.afterFault().judged()).isZero();
+        assertThat(r.afterFault().notJudged()).as("keys stored before the fault").isPositive();
+        assertThat(r.verdict()).isEqualTo(SoakReport.INCONCLUSIVE);
+        assertThat(report.exitCode()).isEqualTo(Main.FAILED);
+        assertThat(report.toText()).contains("gone (double): INCONCLUSIVE in ",
+                "  after faults: judged 0 of " + r.afterFault().notJudged() + " keys a fault may have hit",
+                "soak INCONCLUSIVE: 0 corrupted, 0 lost, ")
+                .doesNotContain("PASSED");
+        assertThat(report.toJson()).contains("\"after_fault\":{\"judged\":0,\"not_judged\":" + r.afterFault().notJudged() + "}",
+                "\"passed\":false,\"seconds\":", "\"verdict\":\"INCONCLUSIVE\"}");
     }
 
     @Test
