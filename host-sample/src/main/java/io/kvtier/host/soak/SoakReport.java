@@ -13,7 +13,7 @@ import java.util.TreeSet;
 final class SoakReport {
     /**
      * @param longestWaitNanos the longest any caller waited for one batch of this instance
-     * @param afterFault       how many of the keys its faults may have hit the soak could judge
+     * @param afterFault       how many of the objects its faults may have hit the soak could judge
      */
     record InstanceReport(String name, String type, Map<Op, OpStats.Snapshot> ops, List<FaultWindows.Window> windows,
                           long longestWaitNanos, Sealed sealed, AfterFault.Snapshot afterFault) {
@@ -140,7 +140,7 @@ final class SoakReport {
                         w.reason()));
             }
             if (atRisk(r) > 0) {
-                sb.append(String.format("  after faults: judged %d of %d keys a fault may have hit; %d not judged "
+                sb.append(String.format("  after faults: judged %d of %d objects a fault may have hit; %d not judged "
                         + "(a store or delete failed on them first, or nothing asked for them again)%n",
                         r.afterFault().judged(), atRisk(r), r.afterFault().notJudged()));
             }
@@ -162,7 +162,7 @@ final class SoakReport {
                 instances.stream().mapToLong(InstanceReport::lost).sum(),
                 evicting ? instances.stream().mapToLong(InstanceReport::evicted).sum() + " evicted, " : "",
                 instances.stream().mapToLong(InstanceReport::errors).sum(), instances.size(), seconds,
-                atRisk == 0 ? "" : String.format("; judged %d of %d keys a fault may have hit",
+                atRisk == 0 ? "" : String.format("; judged %d of %d objects a fault may have hit",
                         instances.stream().mapToLong(r -> r.afterFault().judged()).sum(), atRisk),
                 stoppedEarly ? " (stopped early)" : ""));
         return sb.toString();

@@ -322,9 +322,9 @@ class SoakWithDoublesTest {
         long atRisk = r.afterFault().judged() + r.afterFault().notJudged();
         assertThat(report.toText()).contains("errors by kind: transient -900=" + restarting.failed.get(),
                 restarting.failed.get() + " errors",
-                "  after faults: judged " + r.afterFault().judged() + " of " + atRisk + " keys a fault may have hit; "
+                "  after faults: judged " + r.afterFault().judged() + " of " + atRisk + " objects a fault may have hit; "
                         + r.afterFault().notJudged() + " not judged",
-                "; judged " + r.afterFault().judged() + " of " + atRisk + " keys a fault may have hit");
+                "; judged " + r.afterFault().judged() + " of " + atRisk + " objects a fault may have hit");
         assertThat(report.toJson()).contains("\"after_fault\":{");
     }
 
@@ -343,7 +343,7 @@ class SoakWithDoublesTest {
         assertThat(r.verdict()).isEqualTo(SoakReport.INCONCLUSIVE);
         assertThat(report.exitCode()).isEqualTo(Main.FAILED);
         assertThat(report.toText()).contains("gone (double): INCONCLUSIVE in ",
-                "  after faults: judged 0 of " + r.afterFault().notJudged() + " keys a fault may have hit",
+                "  after faults: judged 0 of " + r.afterFault().notJudged() + " objects a fault may have hit",
                 "soak INCONCLUSIVE: 0 corrupted, 0 lost, ")
                 .doesNotContain("PASSED");
         assertThat(report.toJson()).contains("\"after_fault\":{\"judged\":0,\"not_judged\":" + r.afterFault().notJudged() + "}",
