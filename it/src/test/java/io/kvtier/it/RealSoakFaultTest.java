@@ -103,8 +103,9 @@ class RealSoakFaultTest {
             for (Config instance : parsed.getConfigList("instances")) {
                 assertThat(instance.getLong("corrupted")).isZero();
                 assertThat(instance.getLong("lost")).isZero();
-                System.out.printf("[faults] soak %s: errors by kind %s, fault windows %s%n", instance.getString("name"),
-                        instance.getObject("errors_by_kind").unwrapped(), instance.getList("fault_windows").unwrapped());
+                System.out.printf("[faults] soak %s: errors by kind %s, fault windows %s, objects the fault may have hit %s%n",
+                        instance.getString("name"), instance.getObject("errors_by_kind").unwrapped(),
+                        instance.getList("fault_windows").unwrapped(), instance.getObject("after_fault").unwrapped());
             }
         }
     }
