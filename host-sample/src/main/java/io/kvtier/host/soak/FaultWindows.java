@@ -87,20 +87,31 @@ final class FaultWindows {
     }
 
     /**
-     * Whether an answer to a batch asked at {@code askedNanos} says what a fault did to an object
-     * whose store began at {@code storeStartNanos}: the latest window had opened when the batch was
-     * asked, and was still open after the store began. A batch asked before the window opened may
-     * have been answered before the fault, so its answer judges nothing of it.
+     * Whether a fault may have hit an object whose store began at {@code storeStartNanos}, and no
+     * later fault began before it: the latest window opened after the store began. An object stored
+     * once the fault was under way (in the settle time after a master's return, say) is not counted,
+     * though {@link #excuses} forgives its miss.
+     */
+    synchronized boolean hitBy(long storeStartNanos) {
+        return latestStart() > storeStartNanos;
+    }
+
+    /**
+     * Whether an answer to a batch asked at {@code askedNanos} says what the latest fault did to an
+     * object it may have hit ({@link #hitBy}): the batch was asked once that fault had begun. One
+     * asked before may have been answered before the fault, and judges nothing of it.
      */
     synchronized boolean judges(long storeStartNanos, long askedNanos) {
+        long latest = latestStart();
+        return latest > storeStartNanos && latest <= askedNanos;
+    }
+
+    /** When the latest window opened; Long.MIN_VALUE before any did. */
+    private long latestStart() {
         if (open) {
-            return start <= askedNanos;
+            return start;
         }
-        if (closed.isEmpty()) {
-            return false;
-        }
-        Window latest = closed.get(closed.size() - 1);
-        return latest.startNanos() <= askedNanos && latest.endNanos() > storeStartNanos;
+        return closed.isEmpty() ? Long.MIN_VALUE : closed.get(closed.size() - 1).startNanos();
     }
 
     synchronized boolean isOpen() {

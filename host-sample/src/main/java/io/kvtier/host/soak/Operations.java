@@ -226,7 +226,7 @@ final class Operations {
 
     /** A stored object a fault may have hit, of which no answer since has said what became of it. */
     static boolean atRiskUnjudged(Target target, KeyBook.Entry known) {
-        return known.state() == KeyBook.State.PRESENT && !known.judged() && target.faults.excuses(known.sinceNanos());
+        return known.state() == KeyBook.State.PRESENT && !known.judged() && target.faults.hitBy(known.sinceNanos());
     }
 
     /** A key believed stored was reported missing: lost, evicted or missing after a fault; from now on it is unknown. */

@@ -41,12 +41,16 @@ final class SoakReport {
             return verdict().equals(PASSED);
         }
 
-        /** {@link #FAILED} on evidence; else {@link #INCONCLUSIVE} when a fault left no key it may have hit judged. */
+        /**
+         * {@link #FAILED} on evidence; else {@link #INCONCLUSIVE} when its faults may have hit objects
+         * and it judged none of them, nor read a sealed key at the end.
+         */
         String verdict() {
             if (corrupted() > 0 || lost() > 0 || !sealed.passed()) {
                 return FAILED;
             }
-            return afterFault.inconclusive() ? INCONCLUSIVE : PASSED;
+            boolean sealedRead = sealed.verified() + sealed.evicted() > 0;
+            return afterFault.inconclusive() && !sealedRead ? INCONCLUSIVE : PASSED;
         }
     }
 

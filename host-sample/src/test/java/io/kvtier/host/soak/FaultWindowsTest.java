@@ -32,17 +32,29 @@ class FaultWindowsTest {
     }
 
     @Test
-    void onlyABatchAskedAfterAWindowOpenedJudgesAnObjectStoredBeforeItClosed() {
+    void aFaultMayHaveHitOnlyObjectsStoredBeforeTheLatestWindowOpened() {
+        FaultWindows faults = new FaultWindows(SETTLE);
+        assertThat(faults.hitBy(50)).as("no fault yet").isFalse();
+        faults.errors(100, 1, "x");
+        assertThat(faults.hitBy(50)).isTrue();
+        assertThat(faults.hitBy(105)).as("stored once the fault was under way").isFalse();
+        faults.tick(200);
+        assertThat(faults.hitBy(50)).as("after the window closed").isTrue();
+        faults.errors(300, 1, "y");
+        assertThat(faults.hitBy(150)).as("stored between two faults, hit by the second").isTrue();
+    }
+
+    @Test
+    void onlyABatchAskedOnceTheFaultBeganJudgesAnObjectItMayHaveHit() {
         FaultWindows faults = new FaultWindows(SETTLE);
         assertThat(faults.judges(50, 60)).as("no fault yet").isFalse();
         faults.errors(100, 1, "x");
         assertThat(faults.judges(50, 99)).as("asked before the fault: maybe answered before it").isFalse();
         assertThat(faults.judges(50, 100)).isTrue();
-        assertThat(faults.judges(105, 106)).as("stored and asked while it is open").isTrue();
+        assertThat(faults.judges(105, 106)).as("stored once the fault was under way").isFalse();
         faults.tick(200);
-        assertThat(faults.judges(50, 150)).as("asked after it closed").isTrue();
+        assertThat(faults.judges(50, 150)).as("asked after the window closed").isTrue();
         assertThat(faults.judges(50, 99)).isFalse();
-        assertThat(faults.judges(111, 150)).as("stored after it closed: no fault hit it").isFalse();
     }
 
     @Test
