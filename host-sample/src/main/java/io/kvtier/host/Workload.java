@@ -93,8 +93,8 @@ final class Workload {
             batch.add(missing.get(b));
             return adapter.lookupAndLock(batch);
         };
-        report.lookupNanos = phase(pacer, label, name, "lookup", report.lookup, b -> keysOf.applyAsInt(b) + 1, lookup,
-                (b, result) -> report.countLookup(result, result.size() - 1));
+        report.lookupNanos = phase(pacer, label, name, "lookup", report.lookup, b -> keysOf.applyAsInt(b) + 1,
+                lookup, (b, result) -> report.countLookup(result, result.size() - 1));
         adapter.unlock(keys);
 
         // Verified after the phase, so that its time is the adapter's alone.
@@ -135,7 +135,8 @@ final class Workload {
      * per {@link FailurePacer#PAUSE_NANOS}.
      */
     private long phase(FailurePacer pacer, String label, String name, String op, Latencies latencies,
-                       IntUnaryOperator keys, IntFunction<CompletableFuture<BatchResult>> submit, BiConsumer<Integer, BatchResult> check) {
+                       IntUnaryOperator keys, IntFunction<CompletableFuture<BatchResult>> submit,
+                       BiConsumer<Integer, BatchResult> check) {
         com.codahale.metrics.Timer timer = metrics.timer(MetricRegistry.name("kvtier", "run", name, op));
         int total = batchCount();
         Semaphore window = new Semaphore(options.inFlight());
@@ -160,7 +161,7 @@ final class Workload {
             try {
                 future.join();
             } catch (CompletionException e) {
-                throw new IllegalStateException(label + ": " + op + " batch failed: " + e.getCause().getMessage(), e);
+                throw new IllegalStateException(label + ": " + op + " batch failed: " + ErrorGroup.classify(e).message(), e);
             }
         }
         return System.nanoTime() - start;
