@@ -27,9 +27,10 @@ import java.util.function.BooleanSupplier;
  *       (keys stored again after Mooncake found no room for them) and {@code timeouts}
  *       (batches completed by batch_timeout_ms);</li>
  *   <li>gauges {@code lane.<pool>.queue_depth}, {@code lane.abandoned_calls} (native calls running
- *       on given-up lane threads), {@code l1.registered_bytes} and {@code healthy}
- *       (1 while the master answers the health probe, else 0); {@code node.<host_port>.suspect}
- *       comes from {@link NodeWatch}.</li>
+ *       on given-up lane threads), {@code l1.registered_bytes}, {@code segment.size_bytes} (the
+ *       segment this instance contributes to the cluster, 0 for a client without one) and
+ *       {@code healthy} (1 while the master answers the health probe, else 0);
+ *       {@code node.<host_port>.suspect} comes from {@link NodeWatch}.</li>
  * </ul>
  */
 public final class AdapterMetrics {
@@ -70,9 +71,11 @@ public final class AdapterMetrics {
      * Publishes the gauges, the last step of creating an instance but for its probes: they read its
      * lanes, registration and health.
      *
+     * @param segmentBytes the bytes of the segment this instance contributes; how much of it is used
+     *     only the master knows, and its RPCs do not tell a client
      * @throws IllegalArgumentException when another instance holds these names; none is left registered
      */
-    Gauges registerGauges(WorkerLanes lanes, L1Registration registration, BooleanSupplier healthy) {
+    Gauges registerGauges(WorkerLanes lanes, L1Registration registration, long segmentBytes, BooleanSupplier healthy) {
         Gauges gauges = new Gauges(registry);
         try {
             for (String pool : lanes.poolNames()) {
@@ -80,6 +83,7 @@ public final class AdapterMetrics {
             }
             gauges.add(context.metricName("lane", "abandoned_calls"), lanes::abandonedCalls);
             gauges.add(context.metricName("l1", "registered_bytes"), registration::registeredBytes);
+            gauges.add(context.metricName("segment", "size_bytes"), () -> segmentBytes);
             gauges.add(context.metricName("healthy"), () -> healthy.getAsBoolean() ? 1 : 0);
             return gauges;
         } catch (IllegalArgumentException e) {

@@ -239,8 +239,9 @@ final class MooncakeStoreModule extends AbstractModule {
     /** Before the probes start: a name another instance holds fails creation before any thread does. */
     @Provides
     @Singleton
-    private Gauges gauges(AdapterMetrics metrics, WorkerLanes lanes, L1Registration registration, MasterHealth health) {
-        return metrics.registerGauges(lanes, registration, health::healthy);
+    private Gauges gauges(AdapterMetrics metrics, WorkerLanes lanes, L1Registration registration, MasterHealth health,
+                          MooncakeStoreConfig config) {
+        return metrics.registerGauges(lanes, registration, config.segmentBytes(), health::healthy);
     }
 
     @Provides

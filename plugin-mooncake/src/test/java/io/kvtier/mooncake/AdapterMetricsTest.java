@@ -43,9 +43,27 @@ class AdapterMetricsTest {
                     "kvtier.l2.a.lane.shared.queue_depth", "kvtier.l2.a.lane.store.queue_depth", "kvtier.l2.a.l1.registered_bytes",
                     "kvtier.l2.b.lane.lookup.queue_depth", "kvtier.l2.b.lane.shared.queue_depth", "kvtier.l2.b.lane.store.queue_depth",
                     "kvtier.l2.b.l1.registered_bytes", "kvtier.l2.a.healthy", "kvtier.l2.b.healthy",
-                    "kvtier.l2.a.lane.abandoned_calls", "kvtier.l2.b.lane.abandoned_calls");
+                    "kvtier.l2.a.lane.abandoned_calls", "kvtier.l2.b.lane.abandoned_calls",
+                    "kvtier.l2.a.segment.size_bytes", "kvtier.l2.b.segment.size_bytes");
             assertThat(metrics.getGauges().get("kvtier.l2.a.healthy").getValue()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void theSegmentGaugeIsWhatTheInstanceContributes() {
+        MooncakeStoreProvider provider = TestDouble.provider();
+        try (MooncakeStoreAdapter node = TestDouble.create(provider, TestDouble.body("global_segment_size", "536870912"),
+                TestDouble.context("node", metrics, Optional.empty()));
+             MooncakeStoreAdapter client = TestDouble.create(provider, TestDouble.body("global_segment_size", 0),
+                     TestDouble.context("client", metrics, Optional.empty()));
+             MooncakeStoreAdapter undeclared = TestDouble.create(provider, TestDouble.body(),
+                     TestDouble.context("undeclared", metrics, Optional.empty()))) {
+            assertThat(metrics.getGauges().get("kvtier.l2.node.segment.size_bytes").getValue()).isEqualTo(536870912L);
+            assertThat(metrics.getGauges().get("kvtier.l2.client.segment.size_bytes").getValue()).isEqualTo(0L);
+            // Mooncake's own default, which its setup takes when the declaration gives none.
+            assertThat(metrics.getGauges().get("kvtier.l2.undeclared.segment.size_bytes").getValue()).isEqualTo(16L << 20);
+        }
+        assertThat(metrics.getGauges()).isEmpty();
     }
 
     @Test

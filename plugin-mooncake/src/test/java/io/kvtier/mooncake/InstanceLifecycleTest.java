@@ -186,8 +186,8 @@ class InstanceLifecycleTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("mooncake_store instance 'taken': its metric names are already taken (")
                 .hasMessageNotContaining("Guice");
-        // Queue depths of the shared and store pools, abandoned calls, registered bytes: then the clash.
-        assertThat(gaugesAdded).as("the gauges' provider ran once").hasValue(4);
+        // Queue depths of the shared and store pools, abandoned calls, registered bytes, segment size: then the clash.
+        assertThat(gaugesAdded).as("the gauges' provider ran once").hasValue(5);
         assertThat(metrics.getGauges()).containsOnlyKeys(taken);
         assertThat(threadsOf("taken")).noneMatch(thread -> thread.endsWith("-probe"));
         assertThat(rec.destroys).hasValue(1);

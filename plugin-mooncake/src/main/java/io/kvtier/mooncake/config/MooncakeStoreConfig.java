@@ -20,6 +20,12 @@ import java.util.function.Supplier;
  * test 14). Its values were checked by {@link MooncakeStoreConfigParser}, the one place that checks.
  */
 public final class MooncakeStoreConfig {
+    /**
+     * Mooncake's DEFAULT_GLOBAL_SEGMENT_SIZE (types.h), which its setup takes when the declaration
+     * gives no global_segment_size: a pass-through key has no default in the settings.
+     */
+    static final long MOONCAKE_DEFAULT_SEGMENT_BYTES = 16L << 20;
+
     private final Map<String, String> setupConfig;
     private final int numWorkers;
     private final Map<Lane, Integer> perOpWorkers;
@@ -104,6 +110,16 @@ public final class MooncakeStoreConfig {
     /** What a load does with an object stored without a checksum. */
     public UncheckedObjects uncheckedObjects() {
         return uncheckedObjects;
+    }
+
+    /**
+     * The bytes of the segment this instance contributes to the cluster (its first native client's
+     * global_segment_size, the others contribute none); 0 for a client without a segment.
+     */
+    public long segmentBytes() {
+        String declared = setupConfig.get("global_segment_size");
+        // SetupValueChecks let only decimal digits below 2^63 through.
+        return declared == null ? MOONCAKE_DEFAULT_SEGMENT_BYTES : Long.parseLong(declared);
     }
 
     /** The {@code protocol} setup value as written, or empty (Mooncake then uses tcp). */
