@@ -2,10 +2,17 @@ package io.kvtier.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,10 +20,16 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A cluster tried with the CLI alone, on a master of its own (so that no other test's segment is
  * in it): a storage node from {@code kvtier serve -c conf/mooncake-node.conf}, and a put and a get
- * in two more processes from conf/mooncake-client.conf, which contributes no segment.
+ * in two more processes from conf/mooncake-client.conf, which contributes no segment. The node's
+ * /metrics gives its segment's size, and the master's admin port how much of it the put used, as
+ * docs/metrics.md says.
  */
 @ExtendWith(RealMooncakeAvailable.class)
 class RealServeTest {
+    /** conf/mooncake-node.conf's global_segment_size. */
+    private static final long NODE_SEGMENT = 536_870_912;
+    private static final Pattern USED = Pattern.compile("\"allocator_used_bytes\":(\\d+)");
+
     @Test
     void aPutAndAGetInTwoProcessesMeetInTheServingNodesSegment(@TempDir Path dir) throws Exception {
         byte[] bytes = new byte[300_000];
@@ -37,7 +50,7 @@ class RealServeTest {
             long start = System.nanoTime();
             try (ServingHost node = ServingHost.start(host, "-c", "conf/mooncake-node.conf")) {
                 assertThat(node.firstLine()).isEqualTo("serving mooncake-node");
-                node.http();
+                URI http = node.http();
                 long ready = System.nanoTime();
                 HostProcess.Result put = host.kvtier(args(List.of("put", "-c", "conf/mooncake-client.conf", "--in",
                         in.toString()), key));
@@ -47,6 +60,16 @@ class RealServeTest {
                         String.valueOf(bytes.length), "--out", out.toString()), key));
                 assertThat(get.exit()).as(get.err()).isZero();
                 assertThat(Files.readAllBytes(out)).isEqualTo(bytes);
+
+                // The node says how big its segment is; how much of it is used, only the master's admin port says.
+                assertThat(get(http.resolve("/metrics")))
+                        .contains("kvtier_adapter_mooncake_node_segment_size_bytes " + (double) NODE_SEGMENT + "\n");
+                String segments = get(URI.create(master.adminUrl() + "/get_segments_detail"));
+                assertThat(segments).contains("\"total_segments\":1,", "\"size_bytes\":" + NODE_SEGMENT + ",",
+                        "\"allocator_capacity_bytes\":" + NODE_SEGMENT + ",");
+                Matcher used = USED.matcher(segments);
+                assertThat(used.find()).as(segments).isTrue();
+                assertThat(Long.parseLong(used.group(1))).as(segments).isGreaterThanOrEqualTo(bytes.length);
 
                 long stopping = System.nanoTime();
                 ServingHost.Stopped stopped = node.stop("TERM");
@@ -68,6 +91,13 @@ class RealServeTest {
         assertThat(r.err()).isEqualTo("kvtier: conf/mooncake-local.conf:9 ('mooncake_store'): instance 'mooncake-local' "
                 + "could not be created: mooncake_store: cannot reach master_server_addr " + address
                 + " within 5000 ms (Connection refused); is mooncake_master running?\n");
+    }
+
+    private static String get(URI uri) throws IOException, InterruptedException {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(uri + ": " + response.body()).isEqualTo(200);
+        return response.body();
     }
 
     private static String[] args(List<String> command, List<String> key) {
