@@ -66,7 +66,7 @@ class Loopback:
             port, metrics = free_port(), free_port()
             self.address = f"127.0.0.1:{port}"
             self.master = subprocess.Popen(
-                [str(mooncake_master()), "--rpc_address=127.0.0.1", f"--port={port}",
+                [str(mooncake_master()), "--rpc_address=127.0.0.1", f"--rpc_port={port}",
                  "--metrics_host=127.0.0.1", f"--metrics_port={metrics}"],
                 stdout=open(logs / "master.log", "ab"), stderr=subprocess.STDOUT)
             wait_for_port(port, self.master, "mooncake_master")

@@ -72,7 +72,7 @@ final class MooncakeMaster implements AutoCloseable {
         Path binary = binary().orElseThrow(() -> new IllegalStateException(unavailableReason().orElse("no mooncake_master")));
         int port = freePort();
         int adminPort = freePort();
-        List<String> command = new ArrayList<>(List.of(binary.toString(), "--rpc_address=127.0.0.1", "--port=" + port,
+        List<String> command = new ArrayList<>(List.of(binary.toString(), "--rpc_address=127.0.0.1", "--rpc_port=" + port,
                 "--metrics_host=127.0.0.1", "--metrics_port=" + adminPort));
         command.addAll(List.of(flags));
         MooncakeMaster master = new MooncakeMaster("127.0.0.1:" + port, adminPort, command,
