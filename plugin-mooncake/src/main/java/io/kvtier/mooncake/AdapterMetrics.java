@@ -7,10 +7,13 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import io.kvtier.mooncake.health.NodeWatch;
 import io.kvtier.mooncake.l1.L1Registration;
+import io.kvtier.mooncake.lanes.Lane;
 import io.kvtier.mooncake.lanes.WorkerLanes;
 import io.kvtier.spi.AdapterContext;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -19,7 +22,10 @@ import java.util.function.BooleanSupplier;
  *
  * <ul>
  *   <li>timers {@code store}, {@code lookup}, {@code load}, {@code delete}: submit to completion
- *       of each batch, queueing included, since that is what the caller waits for;</li>
+ *       of each batch, queueing included, since that is what the caller waits for; and two of its
+ *       stages per operation, {@code <operation>.lane_wait} (submit until a lane thread starts the
+ *       batch) and {@code <operation>.native_call} (each call into the connector, retries apart),
+ *       so that an operator can tell a busy lane from a slow store;</li>
  *   <li>meters {@code bytes_stored}, {@code bytes_loaded}: bytes of keys that succeeded;</li>
  *   <li>counters {@code hits} / {@code misses} (lookup outcomes) and {@code errors} (every key
  *       that ended in ERROR, and every key of a failed batch, for any op) and {@code retries}
@@ -38,6 +44,8 @@ public final class AdapterMetrics {
     final Timer lookup;
     final Timer load;
     final Timer delete;
+    private final Map<Lane, Timer> laneWaits = new EnumMap<>(Lane.class);
+    private final Map<Lane, Timer> nativeCalls = new EnumMap<>(Lane.class);
     public final Meter bytesStored;
     public final Meter bytesLoaded;
     public final Counter hits;
@@ -65,6 +73,20 @@ public final class AdapterMetrics {
         retries = registry.counter(context.metricName("retries"));
         capacityRetries = registry.counter(context.metricName("capacity_retries"));
         timeouts = registry.counter(context.metricName("timeouts"));
+        for (Lane lane : Lane.values()) {
+            laneWaits.put(lane, registry.timer(context.metricName(lane.operation(), "lane_wait")));
+            nativeCalls.put(lane, registry.timer(context.metricName(lane.operation(), "native_call")));
+        }
+    }
+
+    /** From a batch's submission until a lane thread starts it. */
+    public Timer laneWait(Lane lane) {
+        return laneWaits.get(lane);
+    }
+
+    /** One call into the connector for a batch of {@code lane}'s operation. */
+    public Timer nativeCall(Lane lane) {
+        return nativeCalls.get(lane);
     }
 
     /**

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -145,7 +146,12 @@ public final class MooncakeStoreAdapter implements L2Adapter {
         if (refused != null) {
             return CompletableFuture.completedFuture(refused);
         }
-        LaneTask task = new LaneTask(work, () -> closed ? closedError() : null);
+        Timer laneWait = metrics.laneWait(lane);
+        long queued = System.nanoTime();
+        LaneTask task = new LaneTask(guard -> {
+            laneWait.update(System.nanoTime() - queued, TimeUnit.NANOSECONDS);
+            return work.apply(guard);
+        }, () -> closed ? closedError() : null);
         Timer.Context timing = timer.time();
         inFlight.add(task);
         // The caller gets the stage after the bookkeeping, so that what it sees on completion

@@ -227,7 +227,7 @@ final class MooncakeStoreModule extends AbstractModule {
     private NativeBatches batches(MooncakeClient client, MasterHealth health, AdapterMetrics metrics, UsageTracker usage,
                           KeyLocks locks, L1Registration registration, StorageNodes storageNodes, MooncakeStoreConfig config) {
         return new NativeBatches(client, config, new TransientRetry(health, metrics), new CapacityRetry(metrics),
-                new NativeResults(usage, locks, metrics), registration, storageNodes);
+                new NativeResults(usage, locks, metrics), registration, storageNodes, metrics);
     }
 
     @Provides

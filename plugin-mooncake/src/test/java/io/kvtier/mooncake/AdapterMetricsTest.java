@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
 import io.kvtier.spi.ObjectKey;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class AdapterMetricsTest {
@@ -33,6 +35,10 @@ class AdapterMetricsTest {
             assertThat(metrics.getTimers().get("kvtier.l2.a.lookup").getCount()).isEqualTo(1);
             assertThat(metrics.getTimers().get("kvtier.l2.a.load").getCount()).isEqualTo(1);
             assertThat(metrics.getTimers().get("kvtier.l2.b.lookup").getCount()).isEqualTo(1);
+            assertThat(metrics.getTimers().get("kvtier.l2.a.lookup.lane_wait").getCount()).isEqualTo(1);
+            assertThat(metrics.getTimers().get("kvtier.l2.a.lookup.native_call").getCount()).isEqualTo(1);
+            assertThat(metrics.getTimers().get("kvtier.l2.a.store.native_call").getCount()).isEqualTo(1);
+            assertThat(metrics.getTimers().get("kvtier.l2.b.store.lane_wait").getCount()).isZero();
             assertThat(metrics.getMeters().get("kvtier.l2.a.bytes_stored").getCount()).isEqualTo(4 * 2048);
             assertThat(metrics.getMeters().get("kvtier.l2.a.bytes_loaded").getCount()).isEqualTo(4 * 2048);
             assertThat(metrics.getCounters().get("kvtier.l2.a.hits").getCount()).isEqualTo(4);
@@ -46,6 +52,33 @@ class AdapterMetricsTest {
                     "kvtier.l2.a.lane.abandoned_calls", "kvtier.l2.b.lane.abandoned_calls",
                     "kvtier.l2.a.segment.size_bytes", "kvtier.l2.b.segment.size_bytes");
             assertThat(metrics.getGauges().get("kvtier.l2.a.healthy").getValue()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * Two lookups at once on a lane of one thread, each held 500 ms by the double: every call takes
+     * its 500 ms, and the second batch waits for the lane as long as the first call ran, less the
+     * time between the two submissions.
+     */
+    @Test
+    void aBatchQueuedBehindAnotherWaitsForTheLane() {
+        long held = 500;
+        try (MooncakeStoreAdapter adapter = TestDouble.create(TestDouble.provider(),
+                TestDouble.body("per_op_workers", Map.of("lookup", 1), "testdouble_delay_ms_exists", held),
+                TestDouble.context("q", metrics, Optional.empty()))) {
+            long before = System.nanoTime();
+            var first = adapter.lookupAndLock(Fixtures.keys(0, 2));
+            var second = adapter.lookupAndLock(Fixtures.keys(2, 4));
+            long between = System.nanoTime() - before;
+            await(first);
+            await(second);
+
+            Timer calls = metrics.getTimers().get("kvtier.l2.q.lookup.native_call");
+            assertThat(calls.getCount()).isEqualTo(2);
+            assertThat(calls.getSnapshot().getMin()).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(held));
+            Timer waits = metrics.getTimers().get("kvtier.l2.q.lookup.lane_wait");
+            assertThat(waits.getCount()).isEqualTo(2);
+            assertThat(waits.getSnapshot().getMax()).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(held) - between);
         }
     }
 

@@ -4,6 +4,7 @@ import com.codahale.metrics.MetricRegistry;
 import io.kvtier.host.DeclarationOptions;
 import io.kvtier.host.L1Options;
 import io.kvtier.host.Main;
+import io.kvtier.host.MetricsSnapshot;
 import io.kvtier.host.soak.ObjectContent;
 import io.kvtier.hostlib.ConfigValues;
 import io.kvtier.hostlib.ConfiguredAdapter;
@@ -89,15 +90,18 @@ public final class ReplayCommand implements Callable<Integer> {
         Map<Long, int[]> lruHits = new HashMap<>();
         int[] maxHits = LruOracle.hits(trace, 0);
         List<ReplayReport> reports = new ArrayList<>();
+        MetricRegistry metrics = new MetricRegistry();
         try (L1Arena arena = l1.allocate(Replayer.l1BytesNeeded(trace, settings));
-             Instances instances = Instances.create(configured, arena, new MetricRegistry())) {
+             Instances instances = Instances.create(configured, arena, metrics)) {
             instances.all().forEach(instance -> requireRoom(instance, settings.blockBytes()));
             Replayer replayer = new Replayer(trace, settings, arena);
             for (Instances.Instance instance : instances.all()) {
                 long capacity = capacityBlocks != null ? capacityBlocks
                         : instance.adapter().usage().capacityBytes() / settings.blockBytes();
-                reports.add(replayer.replay(instance.name(), instance.declared().type(), instance.adapter(), capacity,
-                        lruHits.computeIfAbsent(capacity, c -> LruOracle.hits(trace, c)), maxHits));
+                ReplayReport report = replayer.replay(instance.name(), instance.declared().type(), instance.adapter(),
+                        capacity, lruHits.computeIfAbsent(capacity, c -> LruOracle.hits(trace, c)), maxHits);
+                report.adapterTimers(MetricsSnapshot.timerQuantilesMs(metrics, Instances.metricPrefix(instance.name())));
+                reports.add(report);
             }
         }
         Map<Path, ReplayReport> charts = new LinkedHashMap<>();

@@ -44,6 +44,8 @@ final class ReplayReport {
     private long bytesStored;
     private long deletedBefore;
     private long elapsedNanos;
+    /** The instance's own timers after the replay, p50 and p99 in ms by name; empty if it has none. */
+    private Map<String, Map<String, Double>> adapterTimers = Map.of();
 
     ReplayReport(String name, String type, List<Trace.Request> requests, Replayer.Settings settings,
                  long capacityBlocks, int[] lruHits, int[] maxHits) {
@@ -92,6 +94,10 @@ final class ReplayReport {
 
     synchronized void finished(long nanos) {
         elapsedNanos = nanos;
+    }
+
+    synchronized void adapterTimers(Map<String, Map<String, Double>> timers) {
+        adapterTimers = timers;
     }
 
     /** Nothing corrupted, and no error but a full store's. */
@@ -151,6 +157,7 @@ final class ReplayReport {
         if (!settings.closedLoop()) {
             m.put("schedule_lag_ms", Map.of("p99", ms(lag, 99), "max", ms(lag, 100)));
         }
+        m.put("adapter_timers_ms", adapterTimers);
         m.put("passed", passed());
         return m;
     }
@@ -183,6 +190,8 @@ final class ReplayReport {
                 asked == null ? "max" : String.format("%.1f requests/s", asked), achievedRate(), elapsedNanos / 1e9,
                 settings.closedLoop() ? "" : String.format("; behind schedule p99 %.1f ms, max %.1f ms",
                         ms(lag, 99), ms(lag, 100)));
+        adapterTimers.forEach((timer, ms) -> line(sb, "  %-27s p50 %.3f ms  p99 %.3f ms", "timer " + timer,
+                ms.get("p50"), ms.get("p99")));
         errors.forEach((op, groups) -> {
             if (!groups.isEmpty()) {
                 line(sb, "  %-13s %s", op + " errors", groups.toString().replaceAll("[{}]", ""));

@@ -70,6 +70,11 @@ class ReplayCommandTest {
         for (String op : List.of("lookup_ms", "load_ms", "store_ms")) {
             assertThat(memory.getConfig(op).root().keySet()).containsExactlyInAnyOrder("p50", "p99");
         }
+        // The instance's own timers, here the memory tier's one per operation.
+        assertThat(memory.getConfig("adapter_timers_ms").root().keySet())
+                .containsExactlyInAnyOrder("delete", "lookup", "load", "store");
+        assertThat(memory.getDouble("adapter_timers_ms.lookup.p99"))
+                .isGreaterThanOrEqualTo(memory.getDouble("adapter_timers_ms.lookup.p50"));
         assertThat(memory.getString("mode")).isEqualTo("closed");
         assertThat(memory.hasPath("schedule_lag_ms")).as("a closed loop has no schedule").isFalse();
 
@@ -143,7 +148,7 @@ class ReplayCommandTest {
 
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("memory-0 (memory): 20 requests", "exact LRU of 2000 blocks", "corrupted 0",
-                "prefix fetch  p50", "PASSED", "wrote " + out.resolve("replay.json"));
+                "prefix fetch  p50", "timer lookup ", "PASSED", "wrote " + out.resolve("replay.json"));
     }
 
     @Test

@@ -2,12 +2,15 @@ package io.kvtier.mooncake.batch;
 
 import static io.kvtier.mooncake.batch.TransientRetry.pick;
 
+import com.codahale.metrics.Timer;
+import io.kvtier.mooncake.AdapterMetrics;
 import io.kvtier.mooncake.binding.MooncakeClient;
 import io.kvtier.mooncake.config.MooncakeStoreConfig;
 import io.kvtier.mooncake.config.ReplicateConfig;
 import io.kvtier.mooncake.deadline.SliceGuard;
 import io.kvtier.mooncake.health.StorageNodes;
 import io.kvtier.mooncake.l1.L1Registration;
+import io.kvtier.mooncake.lanes.Lane;
 import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.ObjectKey;
 import java.util.ArrayList;
@@ -28,6 +31,7 @@ public final class NativeBatches {
     private final CapacityRetry capacity;
     private final NativeResults results;
     private final StorageNodes nodes;
+    private final AdapterMetrics metrics;
     /**
      * Whether a batch's deadline may complete it early: loads write their slices and stores read
      * them only under the batch's guard.
@@ -35,13 +39,14 @@ public final class NativeBatches {
     private final boolean guarded;
 
     public NativeBatches(MooncakeClient client, MooncakeStoreConfig config, TransientRetry retry, CapacityRetry capacity,
-                  NativeResults results, L1Registration registration, StorageNodes nodes) {
+                  NativeResults results, L1Registration registration, StorageNodes nodes, AdapterMetrics metrics) {
         this.client = client;
         this.replicas = config.replicateConfig();
         this.retry = retry;
         this.capacity = capacity;
         this.results = results;
         this.nodes = nodes;
+        this.metrics = metrics;
         // RDMA reads and writes the registered L1 itself, with no receive or send the connector could hold back.
         this.guarded = !registration.enabled();
     }
@@ -62,9 +67,10 @@ public final class NativeBatches {
                 long[] addresses = batch.addresses();
                 long[] sizes = batch.sizes();
                 SliceGuard held = held(guard);
-                rc = capacity.apply(client.store(keys, indices, addresses, sizes, replicas, held), guard,
-                        again -> client.store(keys, pick(indices, again), pick(addresses, again), pick(sizes, again),
-                                replicas, held));
+                Timer calls = metrics.nativeCall(Lane.STORE);
+                rc = capacity.apply(calls.timeSupplier(() -> client.store(keys, indices, addresses, sizes, replicas, held)),
+                        guard, again -> calls.timeSupplier(() -> client.store(keys, pick(indices, again),
+                                pick(addresses, again), pick(sizes, again), replicas, held)));
             } finally {
                 batch.releaseSlices();
             }
@@ -73,7 +79,9 @@ public final class NativeBatches {
     }
 
     public BatchResult lookup(List<ObjectKey> keys) {
-        return results.found(keys, retry.apply(client.lookup(keys), again -> client.lookup(pick(keys, again))));
+        Timer calls = metrics.nativeCall(Lane.LOOKUP);
+        return results.found(keys, retry.apply(calls.timeSupplier(() -> client.lookup(keys)),
+                again -> calls.timeSupplier(() -> client.lookup(pick(keys, again)))));
     }
 
     /**
@@ -106,7 +114,8 @@ public final class NativeBatches {
 
     private long[] load(List<ObjectKey> keys, int[] indices, long[] addresses, long[] sizes, SliceGuard held) {
         long started = nodes.now();
-        MooncakeClient.Loaded loaded = client.load(keys, indices, addresses, sizes, held);
+        MooncakeClient.Loaded loaded = metrics.nativeCall(Lane.LOAD).timeSupplier(
+                () -> client.load(keys, indices, addresses, sizes, held));
         List<String> wireKeys = new ArrayList<>(addresses.length);
         for (int j = 0; j < addresses.length; j++) {
             wireKeys.add(keys.get(indices == null ? j : indices[j]).wireString());
@@ -121,6 +130,6 @@ public final class NativeBatches {
     }
 
     public BatchResult delete(List<ObjectKey> keys) {
-        return results.deleted(keys, client.delete(keys));
+        return results.deleted(keys, metrics.nativeCall(Lane.DELETE).timeSupplier(() -> client.delete(keys)));
     }
 }
