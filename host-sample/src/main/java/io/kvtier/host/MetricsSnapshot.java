@@ -4,9 +4,7 @@ import com.codahale.metrics.Counting;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.Metric;
 import com.codahale.metrics.MetricRegistry;
-import com.codahale.metrics.Snapshot;
 import com.codahale.metrics.Timer;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -33,16 +31,11 @@ public final class MetricsSnapshot {
         return values;
     }
 
-    /** Each timer of the instance, by its name after the prefix: its p50 and p99 in ms, over Dropwizard's decaying sample. */
-    public static Map<String, Map<String, Double>> timerQuantilesMs(MetricRegistry registry, String prefix) {
-        Map<String, Map<String, Double>> timers = new TreeMap<>();
-        registry.getTimers((name, metric) -> name.startsWith(prefix + ".")).forEach((name, timer) -> {
-            Snapshot snapshot = timer.getSnapshot();
-            Map<String, Double> quantiles = new LinkedHashMap<>();
-            quantiles.put("p50", Math.round(snapshot.getMedian() / 1e3) / 1e3);
-            quantiles.put("p99", Math.round(snapshot.get99thPercentile() / 1e3) / 1e3);
-            timers.put(name.substring(prefix.length() + 1), quantiles);
-        });
+    /** The instance's timers, by their names after the prefix. */
+    public static Map<String, Timer> timers(MetricRegistry registry, String prefix) {
+        Map<String, Timer> timers = new TreeMap<>();
+        registry.getTimers((name, metric) -> name.startsWith(prefix + "."))
+                .forEach((name, timer) -> timers.put(name.substring(prefix.length() + 1), timer));
         return timers;
     }
 }

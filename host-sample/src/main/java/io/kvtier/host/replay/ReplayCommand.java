@@ -100,7 +100,7 @@ public final class ReplayCommand implements Callable<Integer> {
                         : instance.adapter().usage().capacityBytes() / settings.blockBytes();
                 ReplayReport report = replayer.replay(instance.name(), instance.declared().type(), instance.adapter(),
                         capacity, lruHits.computeIfAbsent(capacity, c -> LruOracle.hits(trace, c)), maxHits);
-                report.adapterTimers(MetricsSnapshot.timerQuantilesMs(metrics, Instances.metricPrefix(instance.name())));
+                report.adapterTimers(MetricsSnapshot.timers(metrics, Instances.metricPrefix(instance.name())));
                 reports.add(report);
             }
         }

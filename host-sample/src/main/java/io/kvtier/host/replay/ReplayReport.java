@@ -1,5 +1,7 @@
 package io.kvtier.host.replay;
 
+import com.codahale.metrics.Snapshot;
+import com.codahale.metrics.Timer;
 import io.kvtier.host.ErrorGroup;
 import io.kvtier.host.Latencies;
 import io.kvtier.hostlib.ConfigValues;
@@ -44,8 +46,8 @@ final class ReplayReport {
     private long bytesStored;
     private long deletedBefore;
     private long elapsedNanos;
-    /** The instance's own timers after the replay, p50 and p99 in ms by name; empty if it has none. */
-    private Map<String, Map<String, Double>> adapterTimers = Map.of();
+    /** The instance's own timers after the replay, by name; empty if it has none. */
+    private final Map<String, Snapshot> adapterTimers = new TreeMap<>();
 
     ReplayReport(String name, String type, List<Trace.Request> requests, Replayer.Settings settings,
                  long capacityBlocks, int[] lruHits, int[] maxHits) {
@@ -96,8 +98,8 @@ final class ReplayReport {
         elapsedNanos = nanos;
     }
 
-    synchronized void adapterTimers(Map<String, Map<String, Double>> timers) {
-        adapterTimers = timers;
+    synchronized void adapterTimers(Map<String, Timer> timers) {
+        timers.forEach((name, timer) -> adapterTimers.put(name, timer.getSnapshot()));
     }
 
     /** Nothing corrupted, and no error but a full store's. */
@@ -157,7 +159,10 @@ final class ReplayReport {
         if (!settings.closedLoop()) {
             m.put("schedule_lag_ms", Map.of("p99", ms(lag, 99), "max", ms(lag, 100)));
         }
-        m.put("adapter_timers_ms", adapterTimers);
+        Map<String, Object> timers = new TreeMap<>();
+        adapterTimers.forEach((name, snapshot) -> timers.put(name, Map.of("p50", ms(snapshot.getMedian()),
+                "p99", ms(snapshot.get99thPercentile()))));
+        m.put("adapter_timers_ms", timers);
         m.put("passed", passed());
         return m;
     }
@@ -190,8 +195,8 @@ final class ReplayReport {
                 asked == null ? "max" : String.format("%.1f requests/s", asked), achievedRate(), elapsedNanos / 1e9,
                 settings.closedLoop() ? "" : String.format("; behind schedule p99 %.1f ms, max %.1f ms",
                         ms(lag, 99), ms(lag, 100)));
-        adapterTimers.forEach((timer, ms) -> line(sb, "  %-27s p50 %.3f ms  p99 %.3f ms", "timer " + timer,
-                ms.get("p50"), ms.get("p99")));
+        adapterTimers.forEach((name, snapshot) -> line(sb, "  %-27s p50 %.3f ms  p99 %.3f ms", "timer " + name,
+                ms(snapshot.getMedian()), ms(snapshot.get99thPercentile())));
         errors.forEach((op, groups) -> {
             if (!groups.isEmpty()) {
                 line(sb, "  %-13s %s", op + " errors", groups.toString().replaceAll("[{}]", ""));
@@ -207,6 +212,11 @@ final class ReplayReport {
 
     private static double ms(Latencies latencies, double percentile) {
         return round(latencies.percentileMillis(percentile), 3);
+    }
+
+    /** A Dropwizard timer's nanoseconds, in ms. */
+    private static double ms(double nanos) {
+        return round(nanos / 1e6, 3);
     }
 
     private static double round(double value, int decimals) {
