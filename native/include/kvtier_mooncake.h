@@ -111,7 +111,9 @@ int32_t kvt_store(kvt_client *client, const char *const *keys, const int32_t *ke
  * guard given: the caller may give up on the batch before this call returns, and addrs[i] is
  * written only while this call runs and holds *guard (moved from KVT_GUARD_OPEN to
  * KVT_GUARD_COPYING, and back when done): each key is read into the connector's own staging memory
- * and copied into addrs[i] under the guard. Once *guard is KVT_GUARD_CLOSED (the caller's doing),
+ * and copied into addrs[i] under the guard, except from a replica in this client's own segment,
+ * which Mooncake copies with a memcpy its call waits for: read into addrs[i] while the call holds
+ * the guard. Once *guard is KVT_GUARD_CLOSED (the caller's doing),
  * nothing more is written to addrs, and the keys not copied yet get KVT_NOT_DELIVERED. A key's
  * staging memory whose transfer failed is not used again for 90 s: the transfer may still write
  * into it. While the guard is held, the caller closing it waits. */

@@ -1,6 +1,7 @@
 // kvt_load and the nodes' C ABI: the read path. Each key is read from a replica whose node the
 // client does not avoid, one transfer per node at once, and each key's result names the node it
-// concerns; a guarded batch reads into staging and copies out under the guard (staging.h).
+// concerns. A guarded batch reads into staging and copies out under the guard (staging.h), except
+// from a replica in this process's own segment, which lands in place under the guard.
 #include "kvtier_mooncake.h"
 
 #include <algorithm>
@@ -32,10 +33,23 @@ bool corrupted(int64_t code) {
     return code == static_cast<int64_t>(mooncake::ErrorCode::CHECKSUM_MISMATCH);
 }
 
-// A transfer of key i failed, and may still write into its buffer; a mismatched checksum is a
-// transfer that completed.
-void failed(kvt_staging::Batch &landing, size_t i, int64_t code) {
-    if (!corrupted(code)) landing.late(i);
+// Where a load's transfers write. Guarded, a replica on another node lands in staging, copied
+// out under the guard once the batch's reads are done. A replica in this process's own segment is
+// read while the guard is held, straight into the caller's buffer: Mooncake reads it with a memcpy
+// it waits for without a deadline (CanUseLocalMemcpy is the test it uses), so no byte of it lands
+// once the call returned, and the guard's holder finishes within one memcpy of the group's keys,
+// however the network fares.
+struct Landing {
+    kvt_staging::Batch &staging;
+    int32_t *guard;                      // null: unguarded, staging holds the caller's buffers
+    const std::vector<void *> &callers;  // the caller's buffer of each key
+    std::vector<bool> in_place;          // key i was last read whole into its caller's buffer
+};
+
+// A transfer of key i into staging failed, and may still write into it; a mismatched checksum is
+// a transfer that completed.
+void failed(Landing &landing, size_t i, int64_t code) {
+    if (!corrupted(code)) landing.staging.late(i);
 }
 
 // Reads the located keys in `pending` (positions in the batch), each from its replica in
@@ -43,7 +57,7 @@ void failed(kvt_staging::Batch &landing, size_t i, int64_t code) {
 // node read) for every pending key.
 void read_from_nodes(kvt_client &c, const std::vector<std::string> &ks, const kvt_shim::Locations &where,
                      const std::vector<size_t> &pending, const std::vector<size_t> &choice,
-                     kvt_staging::Batch &landing, int64_t *results, int32_t *nodes) {
+                     Landing &landing, int64_t *results, int32_t *nodes) {
     std::map<std::string, std::pair<std::vector<size_t>, std::vector<size_t>>> by_node;
     for (size_t j = 0; j < pending.size(); ++j) {
         auto &[which, chosen] = by_node[where.keys[pending[j]].nodes[choice[j]]];
@@ -54,6 +68,7 @@ void read_from_nodes(kvt_client &c, const std::vector<std::string> &ks, const kv
     struct Group {
         int id;  // the node's
         mooncake::RealClient *stripe;
+        bool in_place;
         std::vector<size_t> which, choice;
         std::vector<int64_t> got;
     };
@@ -65,14 +80,21 @@ void read_from_nodes(kvt_client &c, const std::vector<std::string> &ks, const kv
         const int id = c.nodes.id(node);
         for (size_t p = 0; p < parts; ++p) {
             const auto run = run_of(p, keys.first.size(), parts);
-            groups.push_back({id, c.stripes[p].get(), items(keys.first, run), items(keys.second, run), {}});
+            groups.push_back({id, c.stripes[p].get(), local && landing.guard != nullptr, items(keys.first, run),
+                              items(keys.second, run), {}});
         }
     }
     kvt_workers::in_parallel(c.workers, groups.size(), [&](size_t g) {
         auto &group = groups[g];
         Nodes::Transfer transfer(c.nodes, group.id);  // so that a stuck transfer shows against its node
         kvt_aids::BatchThread batch(c.nodes, c.nodes.heard(group.id));
-        group.got = kvt_shim::read_from(*group.stripe, ks, where, group.which, group.choice, landing.buffers());
+        auto read = [&](const std::vector<void *> &buffers) {
+            group.got = kvt_shim::read_from(*group.stripe, ks, where, group.which, group.choice, buffers);
+        };
+        if (!group.in_place)
+            read(landing.staging.buffers());
+        else if (!kvt_staging::while_held(landing.guard, [&] { read(landing.callers); }))
+            group.got.assign(group.which.size(), KVT_NOT_DELIVERED);  // the caller closed the guard first
         check_count("BatchGet", group.got, static_cast<int32_t>(group.which.size()));
         // A read that reached the node connected to its data address, which the connect guard
         // refuses while the node is avoided.
@@ -84,6 +106,7 @@ void read_from_nodes(kvt_client &c, const std::vector<std::string> &ks, const kv
         for (size_t j = 0; j < group.which.size(); ++j) {
             const size_t i = group.which[j];
             nodes[i] = group.id;
+            landing.in_place[i] = group.in_place && group.got[j] == 0;
             if (group.got[j] == 0) {
                 results[i] = static_cast<int64_t>(where.keys[i].size);
                 continue;
@@ -92,7 +115,7 @@ void read_from_nodes(kvt_client &c, const std::vector<std::string> &ks, const kv
             // still deliver late bytes into it (seen on a flapping link as foreign objects).
             // The key stays a transient error; the caller may avoid the node from now on.
             results[i] = group.got[j];
-            failed(landing, i, group.got[j]);
+            if (!group.in_place) failed(landing, i, group.got[j]);
         }
     }
 }
@@ -102,7 +125,7 @@ void read_from_nodes(kvt_client &c, const std::vector<std::string> &ks, const kv
 // reported failed, into memory handed on since), and its next replica not avoided may be whole.
 // When the others are all on avoided nodes, the key is ON_SUSPECT_NODES: one of them may be whole.
 void read_replicas(kvt_client &c, const std::vector<std::string> &ks, const kvt_shim::Locations &where,
-                   std::vector<size_t> pending, std::vector<size_t> choice, kvt_staging::Batch &landing,
+                   std::vector<size_t> pending, std::vector<size_t> choice, Landing &landing,
                    int64_t *results, int32_t *nodes, int32_t *avoided) {
     while (!pending.empty()) {
         read_from_nodes(c, ks, where, pending, choice, landing, results, nodes);
@@ -145,9 +168,9 @@ void remove_corrupted(kvt_client &c, const std::vector<std::string> &ks, const k
 // for each of them: the bytes read, or an error code.
 void read_elsewhere(mooncake::RealClient &c, const std::vector<std::string> &ks,
                     const std::vector<size_t> &elsewhere, const std::vector<size_t> &lens,
-                    kvt_staging::Batch &landing, int64_t *results) {
+                    Landing &landing, int64_t *results) {
     if (elsewhere.empty()) return;
-    auto got = c.batch_get_into(at(ks, elsewhere), at(landing.buffers(), elsewhere), at(lens, elsewhere));
+    auto got = c.batch_get_into(at(ks, elsewhere), at(landing.staging.buffers(), elsewhere), at(lens, elsewhere));
     check_count("batch_get_into", got, static_cast<int32_t>(elsewhere.size()));
     for (size_t j = 0; j < elsewhere.size(); ++j) {
         results[elsewhere[j]] = got[j];
@@ -155,16 +178,15 @@ void read_elsewhere(mooncake::RealClient &c, const std::vector<std::string> &ks,
     }
 }
 
-// Copies each key read whole (results[i] >= 0 bytes) from its staging into the caller's buffer
-// while holding the guard, one key at a time. Once the caller has closed the guard, the keys not
-// copied yet get KVT_NOT_DELIVERED.
-void copy_out(int32_t *guard, const kvt_staging::Batch &staging, const std::vector<void *> &to,
-              int64_t *results) {
+// Copies each key read whole into staging (results[i] >= 0 bytes) into the caller's buffer while
+// holding the guard, one key at a time. Once the caller has closed the guard, the keys not copied
+// yet get KVT_NOT_DELIVERED.
+void copy_out(const Landing &landing, int64_t *results) {
     bool open = true;
-    for (size_t i = 0; i < to.size(); ++i) {
-        if (results[i] < 0) continue;
-        open = open && kvt_staging::while_held(guard, [&] {
-            std::memcpy(to[i], staging.buffers()[i], static_cast<size_t>(results[i]));
+    for (size_t i = 0; i < landing.callers.size(); ++i) {
+        if (results[i] < 0 || landing.in_place[i]) continue;
+        open = open && kvt_staging::while_held(landing.guard, [&] {
+            std::memcpy(landing.callers[i], landing.staging.buffers()[i], static_cast<size_t>(results[i]));
         });
         if (!open) results[i] = KVT_NOT_DELIVERED;
     }
@@ -186,7 +208,8 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
         std::vector<void *> bufs;
         std::vector<size_t> lens;
         to_buffers(addrs, sizes, n, bufs, lens);
-        kvt_staging::Batch landing(client->staging, bufs, lens, guard != nullptr);
+        kvt_staging::Batch staging(client->staging, bufs, lens, guard != nullptr);
+        Landing landing{staging, guard, bufs, std::vector<bool>(bufs.size(), false)};
 
         const int32_t unchecked = client->unchecked_objects.load(std::memory_order_relaxed);
         const auto where = kvt_shim::locate(c, ks, unchecked != KVT_UNCHECKED_LOAD);
@@ -213,10 +236,10 @@ KVT_EXPORT int32_t kvt_load(kvt_client *client, const char *const *keys,
             read_replicas(*client, ks, where, pending, choice, landing, results, nodes, avoided);
             read_elsewhere(c, ks, elsewhere, lens, landing, results);
         } catch (...) {
-            landing.all_late();
+            staging.all_late();
             throw;
         }
-        if (guard != nullptr) copy_out(guard, landing, bufs, results);
+        if (guard != nullptr) copy_out(landing, results);
         remove_corrupted(*client, ks, where, results);
         return 0;
     });

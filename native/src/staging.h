@@ -1,5 +1,6 @@
 // The connector's own memory for the bytes of a guarded batch (kvt_load and kvt_store with a
-// guard), which Mooncake reads and writes instead of the caller's buffers. A batch's deadline may
+// guard), which Mooncake reads and writes instead of the caller's buffers (a load's replica in the
+// client's own segment aside: read_path.cpp). A batch's deadline may
 // complete it while its native call goes on, and from then on the caller may reuse its slices:
 // copied in and out under the batch's guard, no byte of the caller's is touched once its batch
 // completed, however Mooncake moves the bytes. A transfer Mooncake gave up on may still send from

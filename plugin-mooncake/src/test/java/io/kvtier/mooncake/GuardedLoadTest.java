@@ -26,11 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * kvt_load's guard, through the double with two storage nodes, of which "a" stands for this
- * client's own segment: key 0 lives on a, key 1 on b. A guarded load reads every key into the
- * connector's staging memory and copies it into the caller's buffer under the guard
+ * client's own segment: key 0 lives on a, key 1 on b. A guarded load reads a key on another node
+ * into the connector's staging memory and copies it into the caller's buffer under the guard
  * (native/src/staging.h), also a replica outside memory, which the double has when it has no
- * storage nodes. An unguarded one reads straight into the buffers. The guard is a
- * {@link LaneTask}'s, as in the adapter.
+ * storage nodes. A replica in the own segment, which Mooncake reads with a memcpy it waits for,
+ * is read straight into the caller's buffer while the connector holds the guard. An unguarded load
+ * reads straight into the buffers. The guard is a {@link LaneTask}'s, as in the adapter.
  */
 class GuardedLoadTest {
     private static final long NOT_DELIVERED = -9101;
@@ -52,13 +53,18 @@ class GuardedLoadTest {
     }
 
     private MooncakeClient storeBothKeys(Map<String, String> testdouble) {
+        return storeBothKeys(testdouble, 1);
+    }
+
+    /** Key k's first replica on the double's node k, its others on the next nodes. */
+    private MooncakeClient storeBothKeys(Map<String, String> testdouble, int replicas) {
         Map<String, String> body = new HashMap<>(testdouble);
         body.putAll(Map.of("local_hostname", "127.0.0.1", "metadata_server", "P2PHANDSHAKE",
                 "master_server_addr", "guarded-" + UUID.randomUUID() + ":1"));
         MooncakeClient client = MooncakeClient.open(TestDouble.binding(), body, Duration.ofSeconds(5), 1);
         OffHeapRegion source = new OffHeapRegion(2 * SIZE);
         Fixtures.filled(source, 2, 7);
-        long[] rc = client.store(keys, null, addresses(source), sizes, new ReplicateConfig(1, ReplicateConfig.UNSET), SliceGuard.ALWAYS);
+        long[] rc = client.store(keys, null, addresses(source), sizes, new ReplicateConfig(replicas, ReplicateConfig.UNSET), SliceGuard.ALWAYS);
         assertThat(rc).containsExactly(0, 0);
         return client;
     }
@@ -111,6 +117,31 @@ class GuardedLoadTest {
         assertThat(loading.get(30, TimeUnit.SECONDS)).containsExactly(SIZE, SIZE);
         assertThat(l1.read(0, SIZE)).isEqualTo(object(0));
         assertThat(l1.read(SIZE, SIZE)).isEqualTo(object(1));
+    }
+
+    /** Read in place, the own segment's replica is read only while the guard is held: once it is closed, not at all. */
+    @Test
+    void theOwnSegmentsReplicaIsNotReadOnceTheGuardIsClosed() throws Exception {
+        task.expire(BatchResult::empty);
+        assertThat(load(task)).containsExactly(NOT_DELIVERED, NOT_DELIVERED);
+        assertThat(TestDouble.calls(calls).stream().filter(line -> line.contains(" get ")))
+                .as("only the other node's key was read, into staging").singleElement().matches(line -> line.endsWith(" get 1"));
+        assertThat(l1.read(0, 2 * SIZE)).isEqualTo(new byte[2 * SIZE]);
+    }
+
+    /**
+     * A replica in the own segment that fails its checksum, read in place, is read again from the
+     * next node through staging, and the caller's buffer ends up with the object. Key 0's replicas
+     * are on a, then b.
+     */
+    @Test
+    void aCorruptedReplicaInTheOwnSegmentIsReadAgainFromTheNextNode() {
+        try (MooncakeClient corrupt = storeBothKeys(Map.of("testdouble_nodes", "a,b", "testdouble_local_node", "a",
+                "testdouble_corrupt_node", "a"), 2)) {
+            assertThat(corrupt.load(keys.subList(0, 1), null, new long[] {l1.address}, new long[] {SIZE}, task).results())
+                    .containsExactly(SIZE);
+            assertThat(l1.read(0, SIZE)).isEqualTo(object(0));
+        }
     }
 
     @Test
