@@ -60,14 +60,14 @@ class Loopback:
     """A master on loopback, and a storage node beside it when the topology is remote."""
     hostname = "127.0.0.1"  # what the client advertises
 
-    def __init__(self, logs, remote, node_segment):
+    def __init__(self, logs, remote, node_segment, master_flags=()):
         self.logs, self.nodes, self.master = logs, [], None
         try:
             port, metrics = free_port(), free_port()
             self.address = f"127.0.0.1:{port}"
             self.master = subprocess.Popen(
                 [str(mooncake_master()), "--rpc_address=127.0.0.1", f"--rpc_port={port}",
-                 "--metrics_host=127.0.0.1", f"--metrics_port={metrics}"],
+                 "--metrics_host=127.0.0.1", f"--metrics_port={metrics}", *master_flags],
                 stdout=open(logs / "master.log", "ab"), stderr=subprocess.STDOUT)
             wait_for_port(port, self.master, "mooncake_master")
             if remote:
