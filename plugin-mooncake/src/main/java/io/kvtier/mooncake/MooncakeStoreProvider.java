@@ -78,6 +78,10 @@ public final class MooncakeStoreProvider implements L2AdapterProvider<MooncakeSt
     @Override
     public L2Adapter create(MooncakeStoreConfig config, AdapterContext context) {
         Lifecycle lifecycle = new Lifecycle(context.instanceName());
+        // A module read afresh for each injector, though its graph is the same for every instance:
+        // Guice's provider methods keep the parameter injectors of the injector that initialised
+        // them last, so elements recorded once and replayed into each injector could give one
+        // instance another's parts.
         Module instance = new MooncakeStoreModule(config, context, lifecycle);
         // Modules.override rewrites every binding of both modules, a cost no instance of a host needs.
         Module module = overrides == Modules.EMPTY_MODULE ? instance : Modules.override(instance).with(overrides);
