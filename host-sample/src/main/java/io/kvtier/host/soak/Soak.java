@@ -186,9 +186,14 @@ final class Soak {
         };
     }
 
+    /**
+     * A window opened by an unhealthy answer starts when the answer came, not when the poll was sent:
+     * a batch asked in between may have been answered before the fault began, and must judge nothing.
+     */
     private void pollHealth(Target target) {
+        boolean healthy = target.pollHealth();
         long now = System.nanoTime();
-        if (!target.pollHealth()) {
+        if (!healthy) {
             target.faults.unhealthy(now);
         }
         target.faults.tick(now);

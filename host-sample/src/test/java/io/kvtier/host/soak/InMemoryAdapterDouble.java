@@ -43,6 +43,9 @@ public class InMemoryAdapterDouble implements L2Adapter {
     /** Called with the slice of every object loaded OK, before the load completes. */
     protected void loaded(ObjectKey key, ByteBuffer slice) {}
 
+    /** Called on the caller's thread as each batch starts, before any of its keys. */
+    protected void batchStarting() {}
+
     /** A per-key error to answer instead of doing the operation, or null to do it. */
     protected KeyError failure(String operation, ObjectKey key) {
         return null;
@@ -129,6 +132,7 @@ public class InMemoryAdapterDouble implements L2Adapter {
         if (closedAt != null) {
             return CompletableFuture.failedFuture(new IllegalStateException("in-memory double is closed"));
         }
+        batchStarting();
         List<KeyOutcome> outcomes = new ArrayList<>(keys.size());
         long newBytes = 0;
         for (int i = 0; i < keys.size(); i++) {

@@ -57,7 +57,7 @@ class MisbehavingDoublesContractTest {
     static class Restarting extends L2AdapterContract {
         @Override
         protected L2Adapter createAdapter(L1MemoryDesc l1) {
-            return new RestartingAdapterDouble(0, Long.MAX_VALUE);
+            return RestartingAdapterDouble.goneAfter(0);
         }
     }
 

@@ -12,6 +12,7 @@ import io.kvtier.hostlib.Instances;
 import io.kvtier.hostlib.L1Arena;
 import io.kvtier.hostlib.L2AdapterRegistry;
 import io.kvtier.memory.MemoryAdapterProvider;
+import io.kvtier.spi.Health;
 import io.kvtier.spi.L2Adapter;
 import io.kvtier.spi.ObjectKey;
 import java.io.IOException;
@@ -22,6 +23,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -296,7 +298,7 @@ class SoakWithDoublesTest {
 
     @Test
     void errorsDuringARestartOpenAFaultWindowAndWhatItLostIsMissingAfterFaultNotLost() throws Exception {
-        RestartingAdapterDouble restarting = new RestartingAdapterDouble(2000, 100);
+        RestartingAdapterDouble restarting = new RestartingAdapterDouble(2000, 100, options(null, false).threads());
         StringWriter err = new StringWriter();
         SoakReport report = soak("restarting", restarting, new MetricRegistry(), null, (soak, t) ->
                 restarting.keysAfterRecovery() > 0 && !t.faults.isOpen() && sum(t, OpStats.Snapshot::missingAfterFault) >= 10, err);
@@ -329,9 +331,33 @@ class SoakWithDoublesTest {
     }
 
     @Test
+    void aWindowOpenedByAnUnhealthyAnswerStartsWhenTheAnswerCameNotWhenThePollWasSent() throws Exception {
+        // A batch asked while the poll was in flight may have been answered before the fault: it must judge nothing.
+        long[] firstAnswerNanos = {0};
+        InMemoryAdapterDouble unhealthy = new InMemoryAdapterDouble() {
+            @Override
+            public Health health() {
+                Health answer = Health.unhealthy("restarting", Instant.now());
+                synchronized (firstAnswerNanos) {
+                    if (firstAnswerNanos[0] == 0) {
+                        firstAnswerNanos[0] = System.nanoTime();
+                    }
+                }
+                return answer;
+            }
+        };
+        SoakReport report = soak("unhealthy", unhealthy, target -> !target.faults.windows().isEmpty());
+        FaultWindows.Window window = report.instance("unhealthy").windows().get(0);
+        assertThat(window.reason()).isEqualTo("unhealthy");
+        synchronized (firstAnswerNanos) {
+            assertThat(window.startNanos()).isGreaterThanOrEqualTo(firstAnswerNanos[0]);
+        }
+    }
+
+    @Test
     void aSoakThatEndsBeforeItCouldJudgeAnyKeyAFaultMayHaveHitIsInconclusiveNotPassed() throws Exception {
         // Healthy for 2,000 keys, then failing every key until the end: nothing asked after the fault began answers.
-        RestartingAdapterDouble gone = new RestartingAdapterDouble(2000, 1_000_000_000L);
+        RestartingAdapterDouble gone = RestartingAdapterDouble.goneAfter(2000);
         SoakReport report = soak("gone", gone, target -> gone.failed.get() >= 100);
         SoakReport.InstanceReport r = report.instance("gone");
 
@@ -352,7 +378,7 @@ class SoakWithDoublesTest {
 
     @Test
     void whileEveryKeyFailsEachWorkerSendsAtMostTenBatchesASecond() throws Exception {
-        RestartingAdapterDouble down = new RestartingAdapterDouble(0, Long.MAX_VALUE); // failing every key, as with its master down
+        RestartingAdapterDouble down = RestartingAdapterDouble.goneAfter(0); // failing every key, as with its master down
         long start = System.nanoTime();
         SoakReport report = soak("down", down, new MetricRegistry(), null,
                 (soak, t) -> System.nanoTime() - start >= TimeUnit.SECONDS.toNanos(1), new StringWriter());
