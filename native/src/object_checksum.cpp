@@ -9,14 +9,17 @@
 // 128-bit remainder congruent to the message modulo the polynomial; its 16 bytes and any tail go
 // through Mooncake's own code, and the result enters the checksum's register through its public
 // Update. Used only on CPUs with the instructions, once it gave Mooncake's result on a test pattern.
+// The same fold also copies, for the connector's reads from its own segment (copy_and_checksum).
 
 #include <immintrin.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 
 #include "crc_checksum.h"
+#include "object_checksum.h"
 
 extern "C" void __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(mooncake::CrcChecksum *self,
                                                             const void *data, size_t size);
@@ -68,8 +71,12 @@ __m128i byte_order() { return _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
 
 KVT_FOLDING __m128i big_endian(__m128i v) { return _mm_shuffle_epi8(v, byte_order()); }
 
-KVT_FOLDING __m128i load(const uint8_t *p) {
-    return big_endian(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p)));
+// With kCopy, each load also stores the bytes it read at p + to: the copy costs no second pass.
+template <bool kCopy>
+KVT_FOLDING __m128i load(const uint8_t *p, ptrdiff_t to) {
+    const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+    if constexpr (kCopy) _mm_storeu_si128(reinterpret_cast<__m128i *>(const_cast<uint8_t *>(p) + to), raw);
+    return big_endian(raw);
 }
 
 KVT_FOLDING __m128i times(__m128i a, __m128i by) {
@@ -87,8 +94,11 @@ KVT_FOLDING __m128i joined(__m128i a0, __m128i a1, __m128i a2, __m128i a3) {
 // The same on 64 bytes at a time: four 128-bit remainders in each 512-bit register.
 KVT_WIDE_FOLDING __m512i wide(__m128i by) { return _mm512_maskz_broadcast_i32x4(0xFFFF, by); }
 
-KVT_WIDE_FOLDING __m512i load_wide(const uint8_t *p) {
-    return _mm512_shuffle_epi8(_mm512_loadu_si512(p), wide(byte_order()));
+template <bool kCopy>
+KVT_WIDE_FOLDING __m512i load_wide(const uint8_t *p, ptrdiff_t to) {
+    const __m512i raw = _mm512_loadu_si512(p);
+    if constexpr (kCopy) _mm512_storeu_si512(const_cast<uint8_t *>(p) + to, raw);
+    return _mm512_shuffle_epi8(raw, wide(byte_order()));
 }
 
 KVT_WIDE_FOLDING __m512i times_wide(__m512i a, __m512i by) {
@@ -97,15 +107,16 @@ KVT_WIDE_FOLDING __m512i times_wide(__m512i a, __m512i by) {
 
 // n >= 256: folds 256 bytes at a time into four registers, sixteen remainders in all, then those
 // into one, which it returns; p and n move past the bytes folded.
-KVT_WIDE_FOLDING __m128i folded_wide(__m128i start, const uint8_t *&p, size_t &n) {
+template <bool kCopy>
+KVT_WIDE_FOLDING __m128i folded_wide(__m128i start, const uint8_t *&p, size_t &n, ptrdiff_t to) {
     const __m512i by2048 = wide(by_x_to_the<2048>());
-    __m512i a0 = _mm512_xor_si512(load_wide(p), _mm512_zextsi128_si512(start));
-    __m512i a1 = load_wide(p + 64), a2 = load_wide(p + 128), a3 = load_wide(p + 192);
+    __m512i a0 = _mm512_xor_si512(load_wide<kCopy>(p, to), _mm512_zextsi128_si512(start));
+    __m512i a1 = load_wide<kCopy>(p + 64, to), a2 = load_wide<kCopy>(p + 128, to), a3 = load_wide<kCopy>(p + 192, to);
     for (p += 256, n -= 256; n >= 256; p += 256, n -= 256) {
-        a0 = _mm512_xor_si512(times_wide(a0, by2048), load_wide(p));
-        a1 = _mm512_xor_si512(times_wide(a1, by2048), load_wide(p + 64));
-        a2 = _mm512_xor_si512(times_wide(a2, by2048), load_wide(p + 128));
-        a3 = _mm512_xor_si512(times_wide(a3, by2048), load_wide(p + 192));
+        a0 = _mm512_xor_si512(times_wide(a0, by2048), load_wide<kCopy>(p, to));
+        a1 = _mm512_xor_si512(times_wide(a1, by2048), load_wide<kCopy>(p + 64, to));
+        a2 = _mm512_xor_si512(times_wide(a2, by2048), load_wide<kCopy>(p + 128, to));
+        a3 = _mm512_xor_si512(times_wide(a3, by2048), load_wide<kCopy>(p + 192, to));
     }
     const __m512i a = _mm512_xor_si512(
         _mm512_xor_si512(times_wide(a0, wide(by_x_to_the<1536>())), times_wide(a1, wide(by_x_to_the<1024>()))),
@@ -115,28 +126,31 @@ KVT_WIDE_FOLDING __m128i folded_wide(__m128i start, const uint8_t *&p, size_t &n
 }
 
 // n >= 16. Four remainders, of every fourth block, keep the multiplier busy; sixteen when the CPU
-// has 512-bit carry-less multiplication.
-KVT_FOLDING uint64_t folded(uint64_t crc, const uint8_t *p, size_t n, bool wide) {
+// has 512-bit carry-less multiplication. With kCopy, the n bytes at p are also copied to p + to.
+template <bool kCopy>
+KVT_FOLDING uint64_t folded(uint64_t crc, const uint8_t *p, size_t n, bool wide, ptrdiff_t to = 0) {
     const __m128i by512 = by_x_to_the<512>(), by128 = by_x_to_the<128>();
     const __m128i start = _mm_set_epi64x(static_cast<long long>(crc), 0);  // enters as the first 8 bytes
     __m128i a;
     if (wide && n >= 256) {
-        a = folded_wide(start, p, n);
+        a = folded_wide<kCopy>(start, p, n, to);
     } else if (n >= 64) {
-        __m128i a0 = _mm_xor_si128(load(p), start), a1 = load(p + 16), a2 = load(p + 32), a3 = load(p + 48);
+        __m128i a0 = _mm_xor_si128(load<kCopy>(p, to), start), a1 = load<kCopy>(p + 16, to),
+                a2 = load<kCopy>(p + 32, to), a3 = load<kCopy>(p + 48, to);
         for (p += 64, n -= 64; n >= 64; p += 64, n -= 64) {
-            a0 = _mm_xor_si128(times(a0, by512), load(p));
-            a1 = _mm_xor_si128(times(a1, by512), load(p + 16));
-            a2 = _mm_xor_si128(times(a2, by512), load(p + 32));
-            a3 = _mm_xor_si128(times(a3, by512), load(p + 48));
+            a0 = _mm_xor_si128(times(a0, by512), load<kCopy>(p, to));
+            a1 = _mm_xor_si128(times(a1, by512), load<kCopy>(p + 16, to));
+            a2 = _mm_xor_si128(times(a2, by512), load<kCopy>(p + 32, to));
+            a3 = _mm_xor_si128(times(a3, by512), load<kCopy>(p + 48, to));
         }
         a = joined(a0, a1, a2, a3);
     } else {
-        a = _mm_xor_si128(load(p), start);
+        a = _mm_xor_si128(load<kCopy>(p, to), start);
         p += 16;
         n -= 16;
     }
-    for (; n >= 16; p += 16, n -= 16) a = _mm_xor_si128(times(a, by128), load(p));
+    for (; n >= 16; p += 16, n -= 16) a = _mm_xor_si128(times(a, by128), load<kCopy>(p, to));
+    if constexpr (kCopy) std::memcpy(const_cast<uint8_t *>(p) + to, p, n);
     alignas(16) uint8_t remainder[16];
     _mm_store_si128(reinterpret_cast<__m128i *>(remainder), big_endian(a));
     return mooncakes(mooncakes(0, remainder, 16), p, n);
@@ -155,22 +169,53 @@ bool folding_gives_mooncakes_result(bool wide) {
     uint64_t seed = 0x9E3779B97F4A7C15ULL;
     for (auto &b : pattern) b = static_cast<uint8_t>((seed = seed * 6364136223846793005ULL + 1) >> 56);
     const uint64_t carried = mooncakes(0, pattern, 5);
-    for (size_t n : {16, 17, 63, 64, 65, 127, 128, 200, 255, 256, 257, 511, 512, 527, 1026, 2048})
-        if (folded(carried, pattern + 5, n, wide) != mooncakes(carried, pattern + 5, n)) return false;
+    uint8_t copy[sizeof pattern];
+    for (size_t n : {16, 17, 63, 64, 65, 127, 128, 200, 255, 256, 257, 511, 512, 527, 1026, 2048}) {
+        if (folded<false>(carried, pattern + 5, n, wide) != mooncakes(carried, pattern + 5, n)) return false;
+        std::memset(copy, 0, sizeof copy);
+        if (folded<true>(carried, pattern + 5, n, wide, copy + 3 - (pattern + 5)) != mooncakes(carried, pattern + 5, n) ||
+            std::memcmp(copy + 3, pattern + 5, n) != 0 || copy[2] != 0 || copy[3 + n] != 0)
+            return false;
+    }
     return true;
+}
+
+struct Folding {
+    bool fold, wide;
+};
+
+// Whether this CPU folds, and 256 bytes at a time, checked once against Mooncake's own code.
+const Folding &folding() {
+    static const Folding it = [] {
+        const bool fold = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("ssse3") &&
+                          folding_gives_mooncakes_result(false);
+        const bool wide = fold && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                          __builtin_cpu_supports("vpclmulqdq") && folding_gives_mooncakes_result(true);
+        return Folding{fold, wide};
+    }();
+    return it;
 }
 
 }  // namespace
 
 extern "C" void __wrap__ZN8mooncake11CrcChecksum6UpdateEPKvm(mooncake::CrcChecksum *self,
                                                             const void *data, size_t size) {
-    static const bool fold = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("ssse3") &&
-                             folding_gives_mooncakes_result(false);
-    static const bool wide = fold && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                             __builtin_cpu_supports("vpclmulqdq") && folding_gives_mooncakes_result(true);
-    if (!fold || size < 16) {
+    if (!folding().fold || size < 16) {
         __real__ZN8mooncake11CrcChecksum6UpdateEPKvm(self, data, size);
         return;
     }
-    set_register(*self, folded(self->Finalize(), static_cast<const uint8_t *>(data), size, wide));
+    set_register(*self, folded<false>(self->Finalize(), static_cast<const uint8_t *>(data), size, folding().wide));
+}
+
+uint64_t kvt_checksum::copy_and_checksum(void *dst, const void *src, size_t n) {
+    mooncake::CrcChecksum checksum;
+    if (!folding().fold || n < 16) {
+        std::memcpy(dst, src, n);
+        checksum.Update(dst, n);  // the bytes that landed
+        return checksum.Finalize();
+    }
+    const auto *from = static_cast<const uint8_t *>(src);
+    set_register(checksum, folded<true>(checksum.Finalize(), from, n, folding().wide,
+                                        static_cast<uint8_t *>(dst) - from));
+    return checksum.Finalize();
 }

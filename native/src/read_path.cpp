@@ -35,10 +35,10 @@ bool corrupted(int64_t code) {
 
 // Where a load's transfers write. Guarded, a replica on another node lands in staging, copied
 // out under the guard once the batch's reads are done. A replica in this process's own segment is
-// read while the guard is held, straight into the caller's buffer: Mooncake reads it with a memcpy
-// it waits for without a deadline (CanUseLocalMemcpy is the test it uses), so no byte of it lands
-// once the call returned, and the guard's holder finishes within one memcpy of the group's keys,
-// however the network fares.
+// read while the guard is held, straight into the caller's buffer: the connector copies it itself
+// (kvt_shim::read_local; CanUseLocalMemcpy is Mooncake's test for such a replica), so no byte of it
+// lands once the call returned, and the guard's holder finishes within one copy of the group's
+// keys, however the network fares.
 struct Landing {
     kvt_staging::Batch &staging;
     int32_t *guard;                      // null: unguarded, staging holds the caller's buffers
@@ -68,7 +68,7 @@ void read_from_nodes(kvt_client &c, const std::vector<std::string> &ks, const kv
     struct Group {
         int id;  // the node's
         mooncake::RealClient *stripe;
-        bool in_place;
+        bool local, in_place;
         std::vector<size_t> which, choice;
         std::vector<int64_t> got;
     };
@@ -80,8 +80,8 @@ void read_from_nodes(kvt_client &c, const std::vector<std::string> &ks, const kv
         const int id = c.nodes.id(node);
         for (size_t p = 0; p < parts; ++p) {
             const auto run = run_of(p, keys.first.size(), parts);
-            groups.push_back({id, c.stripes[p].get(), local && landing.guard != nullptr, items(keys.first, run),
-                              items(keys.second, run), {}});
+            groups.push_back({id, c.stripes[p].get(), local, local && landing.guard != nullptr,
+                              items(keys.first, run), items(keys.second, run), {}});
         }
     }
     kvt_workers::in_parallel(c.workers, groups.size(), [&](size_t g) {
@@ -89,7 +89,8 @@ void read_from_nodes(kvt_client &c, const std::vector<std::string> &ks, const kv
         Nodes::Transfer transfer(c.nodes, group.id);  // so that a stuck transfer shows against its node
         kvt_aids::BatchThread batch(c.nodes, c.nodes.heard(group.id));
         auto read = [&](const std::vector<void *> &buffers) {
-            group.got = kvt_shim::read_from(*group.stripe, ks, where, group.which, group.choice, buffers);
+            const auto read_replicas = group.local ? kvt_shim::read_local : kvt_shim::read_from;
+            group.got = read_replicas(*group.stripe, ks, where, group.which, group.choice, buffers);
         };
         if (!group.in_place)
             read(landing.staging.buffers());
