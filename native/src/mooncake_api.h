@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -204,6 +205,18 @@ inline std::vector<int64_t> read_local(mooncake::RealClient &client,
         if (now >= where.raw[which[j]]->lease_timeout) out[j] = static_cast<int64_t>(mooncake::ErrorCode::LEASE_EXPIRED);
     return out;
 #endif
+}
+
+// Copies a put's object from the caller's slice `from` to where Mooncake takes it from, and gives the
+// checksum its end records: Mooncake's object checksum, in the same pass (object_checksum.h), or
+// none where this process checks no object, as Mooncake's put then records none. The double keeps
+// its own.
+inline std::optional<uint64_t> copy_for_put(void *to, const void *from, size_t n) {
+#ifndef KVTIER_TESTDOUBLE
+    if (mooncake::Environ::Get().GetStoreChecksumEnabled()) return kvt_checksum::copy_and_checksum(to, from, n);
+#endif
+    std::memcpy(to, from, n);
+    return std::nullopt;
 }
 
 // Turns Mooncake's object checksums on (docs/connector.md) unless the user set

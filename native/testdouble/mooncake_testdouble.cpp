@@ -82,6 +82,11 @@ namespace testdouble {
 struct ObjectStore {
     std::mutex mu;
     std::unordered_map<std::string, std::vector<char>> objects;
+    struct Put {
+        std::vector<char> bytes;         // what the session's writes land in
+        std::vector<std::string> nodes;  // its replicas'
+    };
+    std::unordered_map<std::string, Put> puts;  // put sessions not ended nor revoked
     std::unordered_map<std::string, std::vector<std::string>> replicas;  // key -> its nodes
     uint64_t placed = 0;  // keys stored so far, for placement
 };
@@ -324,36 +329,12 @@ std::vector<int> RealClient::batch_put_from(const std::vector<std::string> &keys
         return std::vector<int>(keys.size(), kInvalid);
     std::vector<int> out(keys.size());
     for (size_t i = 0; i < keys.size(); ++i) {
-        int rc = key_precheck(keys[i]);
-        if (rc == 0 && (buffers[i] == nullptr || sizes[i] == 0 ||
-                        (config.replica_num == 0 && config.nof_replica_num == 0)))
-            rc = kInvalid;  // what Mooncake's master answers for these
-        if (rc == 0 && no_room_puts_ > 0) {
-            std::lock_guard<std::mutex> lock(mu_);
-            if (puts_without_room_[keys[i]]++ < no_room_puts_) rc = kNoRoom;
-        }
+        int rc = buffers[i] == nullptr ? kInvalid : put_precheck(keys[i], sizes[i], config);
         if (rc == 0) {
             std::vector<std::string> placed;
             {
                 std::lock_guard<std::mutex> lock(store_->mu);
-                if (!nodes_.empty() && store_->objects.count(keys[i]) == 0) {
-                    const uint64_t first = store_->placed++;
-                    const size_t n = std::min(config.replica_num, nodes_.size());
-                    // Like Mooncake's allocator: preferred segments that exist first, then the rest.
-                    // With P2PHANDSHAKE a segment is named local_hostname:port, which no replica
-                    // shows (it shows the transfer engine's endpoint): no preferred name matches.
-                    if (!p2p_handshake_)
-                        for (const auto &want : config.preferred_segments)
-                            if (placed.size() < n &&
-                                std::find(nodes_.begin(), nodes_.end(), want) != nodes_.end() &&
-                                std::find(placed.begin(), placed.end(), want) == placed.end())
-                                placed.push_back(want);
-                    for (size_t r = 0; placed.size() < n && r < nodes_.size(); ++r) {
-                        const auto &node = nodes_[(first + r) % nodes_.size()];
-                        if (std::find(placed.begin(), placed.end(), node) == placed.end())
-                            placed.push_back(node);
-                    }
-                }
+                placed = place(keys[i], config);
             }
             for (const auto &node : placed) wait_while_silent(node);
             const char *p = static_cast<const char *>(buffers[i]);
@@ -367,6 +348,37 @@ std::vector<int> RealClient::batch_put_from(const std::vector<std::string> &keys
         out[i] = rc;
     }
     return out;
+}
+
+int RealClient::put_precheck(const std::string &key, size_t size, const ReplicateConfig &config) {
+    int rc = key_precheck(key);
+    if (rc == 0 && (size == 0 || (config.replica_num == 0 && config.nof_replica_num == 0)))
+        rc = kInvalid;  // what Mooncake's master answers for these
+    if (rc == 0 && no_room_puts_ > 0) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (puts_without_room_[key]++ < no_room_puts_) rc = kNoRoom;
+    }
+    return rc;
+}
+
+std::vector<std::string> RealClient::place(const std::string &key, const ReplicateConfig &config) {
+    std::vector<std::string> placed;
+    if (nodes_.empty() || store_->objects.count(key) != 0) return placed;
+    const uint64_t first = store_->placed++;
+    const size_t n = std::min(config.replica_num, nodes_.size());
+    // Like Mooncake's allocator: preferred segments that exist first, then the rest.
+    // With P2PHANDSHAKE a segment is named local_hostname:port, which no replica
+    // shows (it shows the transfer engine's endpoint): no preferred name matches.
+    if (!p2p_handshake_)
+        for (const auto &want : config.preferred_segments)
+            if (placed.size() < n && std::find(nodes_.begin(), nodes_.end(), want) != nodes_.end() &&
+                std::find(placed.begin(), placed.end(), want) == placed.end())
+                placed.push_back(want);
+    for (size_t r = 0; placed.size() < n && r < nodes_.size(); ++r) {
+        const auto &node = nodes_[(first + r) % nodes_.size()];
+        if (std::find(placed.begin(), placed.end(), node) == placed.end()) placed.push_back(node);
+    }
+    return placed;
 }
 
 std::vector<int64_t> RealClient::batch_get_into(const std::vector<std::string> &keys,
@@ -540,6 +552,87 @@ std::vector<tl::expected<void, ErrorCode>> Client::BatchRemove(const std::vector
 
 bool Client::CanUseLocalMemcpy(const std::string &endpoint) const {
     return !owner_.local_node_.empty() && endpoint == owner_.local_node_;
+}
+
+std::vector<tl::expected<std::vector<Replica::Descriptor>, ErrorCode>> Client::StartBatchPutForSizes(
+    const std::vector<std::string> &keys, const std::vector<uint64_t> &sizes, const ReplicateConfig &config) {
+    std::vector<tl::expected<std::vector<Replica::Descriptor>, ErrorCode>> out;
+    if (owner_.batch_prologue(kPut, keys.size())) {
+        while (out.size() <= keys.size()) out.emplace_back(error(kInternal));
+        return out;
+    }
+    for (size_t i = 0; i < keys.size(); ++i) {
+        const int rc = i < sizes.size() ? owner_.put_precheck(keys[i], sizes[i], config) : kInvalid;
+        if (rc != 0) {
+            out.emplace_back(error(rc));
+            continue;
+        }
+        std::lock_guard<std::mutex> lock(owner_.store_->mu);
+        if (owner_.store_->objects.count(keys[i]) != 0 || owner_.store_->puts.count(keys[i]) != 0) {
+            out.emplace_back(error(static_cast<int>(ErrorCode::OBJECT_ALREADY_EXISTS)));
+            continue;
+        }
+        auto &put = owner_.store_->puts[keys[i]];
+        put.bytes.resize(sizes[i]);
+        put.nodes = owner_.place(keys[i], config);
+        const auto address = reinterpret_cast<uint64_t>(put.bytes.data());
+        std::vector<Replica::Descriptor> replicas;
+        for (const auto &node : put.nodes) replicas.push_back({{{sizes[i], node, address}}});
+        if (replicas.empty()) replicas.push_back({{{sizes[i], "", address}}});  // no node: kept as batch_put_from keeps it
+        out.emplace_back(std::move(replicas));
+    }
+    return out;
+}
+
+std::vector<tl::expected<int64_t, ErrorCode>> Client::BatchTransferWriteRanges(
+    const std::vector<std::vector<Replica::Descriptor>> &replicas_per_entry,
+    const std::vector<std::vector<Slice>> &slices, const std::vector<std::vector<uint64_t>> &dst_offsets) {
+    std::vector<tl::expected<int64_t, ErrorCode>> out;
+    for (size_t e = 0; e < replicas_per_entry.size(); ++e) {
+        const auto &replicas = replicas_per_entry[e];
+        for (const auto &replica : replicas) owner_.wait_while_silent(replica.memory.buffer_descriptor.transport_endpoint_);
+        int64_t bytes = 0;
+        auto *to = reinterpret_cast<char *>(replicas.at(0).memory.buffer_descriptor.buffer_address_);
+        for (size_t k = 0; k < slices.at(e).size(); ++k) {
+            std::memcpy(to + dst_offsets.at(e).at(k), slices[e][k].ptr, slices[e][k].size);
+            bytes += static_cast<int64_t>(slices[e][k].size);
+        }
+        out.emplace_back(bytes);
+    }
+    return out;
+}
+
+std::vector<tl::expected<void, ErrorCode>> Client::BatchPutEnd(const std::vector<ObjectMeta> &object_metas) {
+    std::vector<tl::expected<void, ErrorCode>> out;
+    for (const auto &meta : object_metas) {
+        if (owner_.master_down()) {
+            out.push_back(error(kRpcFail));
+            continue;
+        }
+        std::lock_guard<std::mutex> lock(owner_.store_->mu);
+        auto put = owner_.store_->puts.find(meta.key);
+        if (put == owner_.store_->puts.end()) {
+            out.push_back(error(kNotFound));
+            continue;
+        }
+        owner_.store_->objects.emplace(meta.key, std::move(put->second.bytes));
+        if (!put->second.nodes.empty()) owner_.store_->replicas[meta.key] = std::move(put->second.nodes);
+        owner_.store_->puts.erase(put);
+        out.emplace_back();
+    }
+    return out;
+}
+
+std::vector<tl::expected<void, ErrorCode>> Client::BatchPutRevoke(const std::vector<std::string> &keys) {
+    std::vector<tl::expected<void, ErrorCode>> out;
+    for (const auto &key : keys) {
+        std::lock_guard<std::mutex> lock(owner_.store_->mu);
+        if (owner_.store_->puts.erase(key) == 1)
+            out.emplace_back();
+        else
+            out.push_back(error(kNotFound));
+    }
+    return out;
 }
 
 bool RealClient::silent(const std::string &node) const {

@@ -111,6 +111,7 @@ enum class ReplicaStatus { PROCESSING, COMPLETE };
 struct BufferDescriptor {
     uint64_t size_ = 0;
     std::string transport_endpoint_;
+    uint64_t buffer_address_ = 0;  // set in a put session's replicas only
 };
 struct MemoryDescriptor {
     BufferDescriptor buffer_descriptor;
@@ -141,6 +142,12 @@ class QueryResult {
         : replicas(std::move(replicas_param)),
           lease_timeout(lease_timeout_param),
           object_checksum(object_checksum_param) {}
+};
+
+// mooncake-store/include/types.h ObjectMeta: what ends a put.
+struct ObjectMeta {
+    std::string key;
+    std::optional<uint64_t> object_checksum;
 };
 
 // mooncake-common Environ: the double always checks objects.
@@ -179,6 +186,22 @@ class Client {
                                                            bool force = false);
     // Whether `endpoint` is testdouble_local_node.
     bool CanUseLocalMemcpy(const std::string &endpoint) const;
+
+    // A put session, as Mooncake's Client has for RealClient's: the start places each key's
+    // replicas as batch_put_from does (its knobs and its call record, "put"), in memory of the
+    // double's own that each replica's buffer_address_ names (one buffer shared by a key's
+    // replicas); writes land there, and the end makes them the object (its checksum is the
+    // double's, as always), or the revoke drops them. A key that exists, or is being put, is
+    // OBJECT_ALREADY_EXISTS at the start.
+    std::vector<tl::expected<std::vector<Replica::Descriptor>, ErrorCode>> StartBatchPutForSizes(
+        const std::vector<std::string> &keys, const std::vector<uint64_t> &sizes,
+        const ReplicateConfig &config);
+    std::vector<tl::expected<int64_t, ErrorCode>> BatchTransferWriteRanges(
+        const std::vector<std::vector<Replica::Descriptor>> &replicas_per_entry,
+        const std::vector<std::vector<Slice>> &slices,
+        const std::vector<std::vector<uint64_t>> &dst_offsets);
+    std::vector<tl::expected<void, ErrorCode>> BatchPutEnd(const std::vector<ObjectMeta> &object_metas);
+    std::vector<tl::expected<void, ErrorCode>> BatchPutRevoke(const std::vector<std::string> &keys);
 
    private:
     RealClient &owner_;
@@ -223,6 +246,11 @@ class RealClient {
     void record(const std::string &what) const;
     // Per-key precheck: 0 when the op may proceed, else the per-key error code.
     int key_precheck(const std::string &key) const;
+    // A put's precheck beyond key_precheck's: its size, its config and testdouble_no_room_puts.
+    int put_precheck(const std::string &key, size_t size, const ReplicateConfig &config);
+    // The nodes of a new key's replicas; none without testdouble_nodes, or when the key exists.
+    // Under store_->mu.
+    std::vector<std::string> place(const std::string &key, const ReplicateConfig &config);
     bool master_down() const;
     // Blocks while `node` is listed in the testdouble_silent_nodes_file.
     void wait_while_silent(const std::string &node) const;
