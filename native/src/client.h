@@ -26,6 +26,9 @@ struct kvt_client {
     // globalConfig().max_mr_size read once right after setup (as LMCache does): the L1
     // block size must not change under registrations made with it.
     uint64_t max_mr_size = 0;
+    // Whether the first stripe mounted a segment of its own (global_segment_size > 0), in this
+    // process's memory, which the connector copies into and out of itself.
+    bool own_segment = false;
     Nodes nodes;
     std::atomic<int32_t> unchecked_objects{KVT_UNCHECKED_LOAD};  // kvt_unchecked_objects
     // Run the parts of a batch beside the caller's thread. Stores have threads of their own: a

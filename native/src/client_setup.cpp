@@ -120,6 +120,8 @@ KVT_EXPORT kvt_client *kvt_create(const char *const *keys, const char *const *va
                 further, " for native client " + std::to_string(s + 1) + " of " + std::to_string(native_clients),
                 rpc_timeout_ms));
         handle->max_mr_size = mooncake::globalConfig().max_mr_size;
+        const auto segment = config.find("global_segment_size");
+        handle->own_segment = segment != config.end() && std::strtoull(segment->second.c_str(), nullptr, 10) > 0;
         out = handle.release();
         return 0;
     });

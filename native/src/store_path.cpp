@@ -26,21 +26,24 @@ bool copy_in(int32_t *guard, const std::vector<void *> &from, const std::vector<
     return true;
 }
 
-// Whether a put goes in Mooncake's three steps (put_in_three_steps): only where its start cannot
-// leave a key with fewer replicas than asked, which it drops without revoking them: one replica,
-// in memory. And only guarded: unguarded (RDMA), Mooncake reads the caller's slices itself.
-bool in_three_steps(const mooncake::ReplicateConfig &config, const int32_t *guard) {
-    return guard != nullptr && config.replica_num == 1 && config.nof_replica_num == 0;
+// Whether a put goes in Mooncake's three steps (put_in_three_steps): for an instance with a
+// segment of its own, and only where the start cannot leave a key with fewer replicas than asked,
+// which it drops without revoking them: one replica, in memory. And only guarded: unguarded
+// (RDMA), Mooncake reads the caller's slices itself.
+bool in_three_steps(const kvt_client &c, const mooncake::ReplicateConfig &config, const int32_t *guard) {
+    return c.own_segment && guard != nullptr && config.replica_num == 1 && config.nof_replica_num == 0;
 }
 
-// Keys [run.first, run.second) of a guarded batch, put in Mooncake's three steps: the start
-// places the replicas and moves no byte; the connector copies each key's slice under the guard,
-// with the object's checksum in the same pass, straight into its replica when it is in the client's
-// own segment (CanUseLocalMemcpy), else into staging, which Mooncake then writes to the replica; the
-// end makes the written objects, with their checksums, and a revoke drops the others. So the guard
-// is held for one copy at a time, never through a master RPC, and a local replica's bytes are
-// copied once: Mooncake's own put copies them into staging, checksums them and copies them again.
-void put_in_three_steps(mooncake::RealClient &stripe, const std::vector<std::string> &ks,
+// Keys [run.first, run.second) of a guarded batch, put in Mooncake's three steps: the start places
+// the replicas and moves no byte; a key whose replica is in the instance's own segment
+// (CanUseLocalMemcpy, as the read path tests it) is copied straight into it under the guard, with
+// the object's checksum in the same pass, and the end records it with that checksum. So its bytes
+// are copied once, where Mooncake's put copies them into staging, checksums them and copies them
+// again, and the guard is held for one copy at a time, never through a master RPC. A key placed on
+// another node is copied into staging under the guard, its put revoked, and put again through
+// Mooncake's put from staging: Mooncake's range writes (BatchTransferWriteRanges) to a partitioned
+// node stalled the client's reads from the healthy nodes too (RealClusterFaultsTest, b).
+void put_in_three_steps(kvt_client &c, mooncake::RealClient &stripe, const std::vector<std::string> &ks,
                         const std::vector<void *> &bufs, const std::vector<size_t> &lens,
                         std::pair<size_t, size_t> run, const mooncake::ReplicateConfig &config,
                         int32_t *guard, kvt_staging::Batch &staging, int64_t *results) {
@@ -51,12 +54,9 @@ void put_in_three_steps(mooncake::RealClient &stripe, const std::vector<std::str
     check_count("StartBatchPutForSizes", started, static_cast<int32_t>(keys.size()));
 
     std::vector<mooncake::ObjectMeta> written;
-    std::vector<size_t> written_at;       // batch positions of `written`
-    std::vector<std::string> unwritten;   // started, then left: revoked
-    std::vector<std::vector<mooncake::Replica::Descriptor>> remote;
-    std::vector<std::vector<mooncake::Slice>> remote_slices;
-    std::vector<size_t> remote_at;
-    std::vector<std::optional<uint64_t>> remote_checksums;
+    std::vector<size_t> written_at;  // batch positions of `written`
+    std::vector<size_t> revoked_at;  // batch positions of keys started, then left
+    std::vector<size_t> elsewhere;   // those of them placed on other nodes, copied into staging
     bool open = true;
     for (size_t j = 0; j < keys.size(); ++j) {
         const size_t i = run.first + j;
@@ -69,41 +69,29 @@ void put_in_three_steps(mooncake::RealClient &stripe, const std::vector<std::str
         const auto &replicas = *started[j];
         if (replicas.size() != 1 || !replicas.front().is_memory_replica()) {
             results[i] = static_cast<int64_t>(mooncake::ErrorCode::INTERNAL_ERROR);
-            unwritten.push_back(keys[j]);
+            revoked_at.push_back(i);
             continue;
         }
         const auto &place = replicas.front().get_memory_descriptor().buffer_descriptor;
-        const bool local = client.CanUseLocalMemcpy(place.transport_endpoint_);
+        const bool local = c.stripes[0]->client_->CanUseLocalMemcpy(place.transport_endpoint_);
         void *to = local ? reinterpret_cast<void *>(place.buffer_address_) : staging.buffers()[i];
         std::optional<uint64_t> checksum;
-        open = open && kvt_staging::while_held(guard, [&] { checksum = kvt_shim::copy_for_put(to, bufs[i], lens[i]); });
-        if (!open) {
-            results[i] = KVT_NOT_DELIVERED;  // the caller closed the guard first
-            unwritten.push_back(keys[j]);
-        } else if (local) {
+        open = open && kvt_staging::while_held(guard, [&] {
+                   if (local)
+                       checksum = kvt_shim::copy_for_put(to, bufs[i], lens[i]);
+                   else
+                       std::memcpy(to, bufs[i], lens[i]);
+               });
+        if (open && local) {
             written.push_back({keys[j], checksum});
             written_at.push_back(i);
-        } else {
-            remote.push_back(replicas);
-            remote_slices.push_back({{to, lens[i]}});
-            remote_at.push_back(i);
-            remote_checksums.push_back(checksum);
+            continue;
         }
-    }
-    if (!remote.empty()) {
-        const auto sent = client.BatchTransferWriteRanges(
-            remote, remote_slices, std::vector<std::vector<uint64_t>>(remote.size(), std::vector<uint64_t>{0}));
-        check_count("BatchTransferWriteRanges", sent, static_cast<int32_t>(remote.size()));
-        for (size_t k = 0; k < remote.size(); ++k) {
-            const size_t i = remote_at[k];
-            if (sent[k]) {
-                written.push_back({ks[i], remote_checksums[k]});
-                written_at.push_back(i);
-            } else {
-                results[i] = static_cast<int64_t>(sent[k].error());
-                unwritten.push_back(ks[i]);
-            }
-        }
+        revoked_at.push_back(i);
+        if (!open)
+            results[i] = KVT_NOT_DELIVERED;  // the caller closed the guard first
+        else
+            elsewhere.push_back(i);
     }
     if (!written.empty()) {
         const auto ended = client.BatchPutEnd(written);
@@ -112,9 +100,23 @@ void put_in_three_steps(mooncake::RealClient &stripe, const std::vector<std::str
         for (size_t k = 0; k < written.size(); ++k)
             results[written_at[k]] = ended[k] ? 0 : static_cast<int64_t>(ended[k].error());
     }
-    // The results say what became of these keys already; a failed revoke leaves the master to
-    // discard the put.
-    if (!unwritten.empty()) (void)client.BatchPutRevoke(unwritten);
+    if (revoked_at.empty()) return;
+    // A put the revoke failed to drop is left to the master to discard; a key placed elsewhere is
+    // then not put again, since a put of it would find the key taken and report it stored.
+    const auto revoked = client.BatchPutRevoke(at(ks, revoked_at));
+    check_count("BatchPutRevoke", revoked, static_cast<int32_t>(revoked_at.size()));
+    std::erase_if(elsewhere, [&](size_t i) {
+        const size_t k = static_cast<size_t>(std::ranges::find(revoked_at, i) - revoked_at.begin());
+        if (revoked[k]) return false;
+        results[i] = static_cast<int64_t>(revoked[k].error());
+        return true;
+    });
+    if (!elsewhere.empty()) {
+        const auto got = stripe.batch_put_from(at(ks, elsewhere), at(staging.buffers(), elsewhere),
+                                               at(lens, elsewhere), config);
+        check_count("batch_put_from", got, static_cast<int32_t>(elsewhere.size()));
+        for (size_t k = 0; k < elsewhere.size(); ++k) results[elsewhere[k]] = got[k];
+    }
 }
 
 }  // namespace
@@ -143,7 +145,7 @@ KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
         }
 
         kvt_staging::Batch staging(client->staging, bufs, lens, guard != nullptr);
-        const bool three_steps = in_three_steps(config, guard);
+        const bool three_steps = in_three_steps(*client, config, guard);
         if (guard != nullptr && !three_steps && !copy_in(guard, bufs, lens, staging)) {
             std::fill_n(results, n, KVT_NOT_DELIVERED);
             return 0;
@@ -155,7 +157,7 @@ KVT_EXPORT int32_t kvt_store(kvt_client *client, const char *const *keys,
                 const auto run = run_of(p, n, parts);
                 kvt_aids::BatchThread batch(client->nodes);
                 if (three_steps) {
-                    put_in_three_steps(*client->stripes[p], ks, bufs, lens, run, config, guard, staging, results);
+                    put_in_three_steps(*client, *client->stripes[p], ks, bufs, lens, run, config, guard, staging, results);
                     return;
                 }
                 auto got = client->stripes[p]->batch_put_from(items(ks, run), items(staging.buffers(), run),

@@ -584,24 +584,6 @@ std::vector<tl::expected<std::vector<Replica::Descriptor>, ErrorCode>> Client::S
     return out;
 }
 
-std::vector<tl::expected<int64_t, ErrorCode>> Client::BatchTransferWriteRanges(
-    const std::vector<std::vector<Replica::Descriptor>> &replicas_per_entry,
-    const std::vector<std::vector<Slice>> &slices, const std::vector<std::vector<uint64_t>> &dst_offsets) {
-    std::vector<tl::expected<int64_t, ErrorCode>> out;
-    for (size_t e = 0; e < replicas_per_entry.size(); ++e) {
-        const auto &replicas = replicas_per_entry[e];
-        for (const auto &replica : replicas) owner_.wait_while_silent(replica.memory.buffer_descriptor.transport_endpoint_);
-        int64_t bytes = 0;
-        auto *to = reinterpret_cast<char *>(replicas.at(0).memory.buffer_descriptor.buffer_address_);
-        for (size_t k = 0; k < slices.at(e).size(); ++k) {
-            std::memcpy(to + dst_offsets.at(e).at(k), slices[e][k].ptr, slices[e][k].size);
-            bytes += static_cast<int64_t>(slices[e][k].size);
-        }
-        out.emplace_back(bytes);
-    }
-    return out;
-}
-
 std::vector<tl::expected<void, ErrorCode>> Client::BatchPutEnd(const std::vector<ObjectMeta> &object_metas) {
     std::vector<tl::expected<void, ErrorCode>> out;
     for (const auto &meta : object_metas) {

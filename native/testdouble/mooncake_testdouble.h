@@ -187,19 +187,15 @@ class Client {
     // Whether `endpoint` is testdouble_local_node.
     bool CanUseLocalMemcpy(const std::string &endpoint) const;
 
-    // A put session, as Mooncake's Client has for RealClient's: the start places each key's
-    // replicas as batch_put_from does (its knobs and its call record, "put"), in memory of the
-    // double's own that each replica's buffer_address_ names (one buffer shared by a key's
-    // replicas); writes land there, and the end makes them the object (its checksum is the
-    // double's, as always), or the revoke drops them. A key that exists, or is being put, is
+    // A put in steps, as Mooncake's Client has them for RealClient's put sessions: the start
+    // places each key's replicas as batch_put_from does (its knobs and its call record, "put"), in
+    // memory of the double's own that each replica's buffer_address_ names (one buffer shared by a
+    // key's replicas), which the caller writes; the end makes it the object (its checksum is the
+    // double's, as always), or the revoke drops it. A key that exists, or is being put, is
     // OBJECT_ALREADY_EXISTS at the start.
     std::vector<tl::expected<std::vector<Replica::Descriptor>, ErrorCode>> StartBatchPutForSizes(
         const std::vector<std::string> &keys, const std::vector<uint64_t> &sizes,
         const ReplicateConfig &config);
-    std::vector<tl::expected<int64_t, ErrorCode>> BatchTransferWriteRanges(
-        const std::vector<std::vector<Replica::Descriptor>> &replicas_per_entry,
-        const std::vector<std::vector<Slice>> &slices,
-        const std::vector<std::vector<uint64_t>> &dst_offsets);
     std::vector<tl::expected<void, ErrorCode>> BatchPutEnd(const std::vector<ObjectMeta> &object_metas);
     std::vector<tl::expected<void, ErrorCode>> BatchPutRevoke(const std::vector<std::string> &keys);
 

@@ -11,6 +11,7 @@ import io.kvtier.spi.BatchResult;
 import io.kvtier.spi.ObjectKey;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -23,11 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * kvt_store's guard, through the double with two storage nodes, of which "a" stands for this
- * client's own segment: key 0's replica is placed on a, key 1's on b. A guarded store of one
- * replica goes in Mooncake's three steps (native/src/store_path.cpp): the start places the
- * replicas ("put" in the double's record), the connector copies each key's slice under the guard,
- * straight into its replica on a, into staging for the one on b, and the end makes the objects. The
- * guard is a {@link LaneTask}'s, as in the adapter.
+ * client's own segment (it declares a global_segment_size): key 0's replica is placed on a, key
+ * 1's on b. A guarded store of one replica goes in Mooncake's three steps
+ * (native/src/store_path.cpp): the start places the replicas ("put 2" in the double's record), the
+ * connector copies key 0's slice under the guard straight into its replica on a, and the end makes
+ * the object; key 1's is copied into staging, its put revoked, and put again through Mooncake's put
+ * ("put 1"). The guard is a {@link LaneTask}'s, as in the adapter.
  */
 class GuardedStoreTest {
     private static final long NOT_DELIVERED = -9101;
@@ -44,10 +46,21 @@ class GuardedStoreTest {
     @BeforeEach
     void open() {
         calls = dir.resolve("calls");
-        client = MooncakeClient.open(TestDouble.binding(), Map.of("testdouble_nodes", "a,b", "testdouble_local_node", "a",
-                "testdouble_calls_file", calls.toString(), "local_hostname", "127.0.0.1", "metadata_server", "P2PHANDSHAKE",
-                "master_server_addr", "guarded-store-" + UUID.randomUUID() + ":1"), Duration.ofSeconds(5), 1);
+        client = open(Map.of("global_segment_size", String.valueOf(64L << 20)));
         Fixtures.filled(l1, 2, 7);
+    }
+
+    private MooncakeClient open(Map<String, String> segment) {
+        Map<String, String> body = new HashMap<>(segment);
+        body.putAll(Map.of("testdouble_nodes", "a,b", "testdouble_local_node", "a", "testdouble_calls_file", calls.toString(),
+                "local_hostname", "127.0.0.1", "metadata_server", "P2PHANDSHAKE",
+                "master_server_addr", "guarded-store-" + UUID.randomUUID() + ":1"));
+        return MooncakeClient.open(TestDouble.binding(), body, Duration.ofSeconds(5), 1);
+    }
+
+    private List<String> puts() {
+        return TestDouble.calls(calls).stream().filter(line -> line.contains(" put ")).map(line -> line.replaceFirst("^\\d+ ", ""))
+                .toList();
     }
 
     @AfterEach
@@ -69,8 +82,18 @@ class GuardedStoreTest {
     }
 
     @Test
-    void bothKeysAreStoredWhole() {
+    void theOwnSegmentsKeyIsWrittenInPlaceAndTheOtherPutAgainThroughMooncakesPut() {
         assertThat(store(task, 1)).containsExactly(0, 0);
+        assertThat(puts()).containsExactly("put 2", "put 1");
+        assertBothKeysHoldTheirObjects();
+    }
+
+    @Test
+    void aClientWithoutASegmentOfItsOwnStoresThroughMooncakesPut() {
+        client.close();
+        client = open(Map.of());
+        assertThat(store(task, 1)).containsExactly(0, 0);
+        assertThat(puts()).containsExactly("put 2");
         assertBothKeysHoldTheirObjects();
     }
 
@@ -79,7 +102,7 @@ class GuardedStoreTest {
     void onceTheGuardIsClosedNoKeyIsStoredAndNoPutIsLeftBehind() {
         task.expire(BatchResult::empty);
         assertThat(store(task, 1)).containsExactly(NOT_DELIVERED, NOT_DELIVERED);
-        assertThat(TestDouble.calls(calls)).as("the puts began").anyMatch(line -> line.endsWith(" put 2"));
+        assertThat(puts()).as("the puts began, and none was put again").containsExactly("put 2");
         assertThat(client.lookup(keys)).containsExactly(0, 0);
 
         assertThat(store(new LaneTask(guard -> BatchResult.empty(), () -> null), 1)).containsExactly(0, 0);
@@ -108,7 +131,7 @@ class GuardedStoreTest {
     void aStoreOfTwoReplicasCopiesIntoStagingBeforeItsPutBegins() {
         task.expire(BatchResult::empty);
         assertThat(store(task, 2)).containsExactly(NOT_DELIVERED, NOT_DELIVERED);
-        assertThat(TestDouble.calls(calls)).noneMatch(line -> line.contains(" put "));
+        assertThat(puts()).isEmpty();
 
         assertThat(store(new LaneTask(guard -> BatchResult.empty(), () -> null), 2)).containsExactly(0, 0);
         assertBothKeysHoldTheirObjects();
