@@ -74,7 +74,8 @@ void read_from_nodes(kvt_client &c, const std::vector<std::string> &ks, const kv
     };
     std::vector<Group> groups;
     for (const auto &[node, keys] : by_node) {
-        // A replica in the first stripe's own segment is a memcpy, which more threads do not speed up.
+        // A replica in the first stripe's own segment is copied under the guard, which one thread holds
+        // at a time: more threads would not speed it up.
         const bool local = c.stripes[0]->client_->CanUseLocalMemcpy(node);
         const size_t parts = local ? 1 : std::min(c.stripes.size(), keys.first.size());
         const int id = c.nodes.id(node);
