@@ -214,8 +214,7 @@ uint64_t kvt_checksum::copy_and_checksum(void *dst, const void *src, size_t n) {
         checksum.Update(dst, n);  // the bytes that landed
         return checksum.Finalize();
     }
+    // The register is the checksum (no final xor): the fold's result is the answer.
     const auto *from = static_cast<const uint8_t *>(src);
-    set_register(checksum, folded<true>(checksum.Finalize(), from, n, folding().wide,
-                                        static_cast<uint8_t *>(dst) - from));
-    return checksum.Finalize();
+    return folded<true>(checksum.Finalize(), from, n, folding().wide, static_cast<uint8_t *>(dst) - from);
 }

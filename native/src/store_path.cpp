@@ -56,7 +56,7 @@ void put_in_three_steps(kvt_client &c, mooncake::RealClient &stripe, const std::
     std::vector<mooncake::ObjectMeta> written;
     std::vector<size_t> written_at;  // batch positions of `written`
     std::vector<size_t> revoked_at;  // batch positions of keys started, then left
-    std::vector<size_t> elsewhere;   // those of them placed on other nodes, copied into staging
+    std::vector<bool> elsewhere;     // per revoked_at: placed on another node, copied into staging
     bool open = true;
     for (size_t j = 0; j < keys.size(); ++j) {
         const size_t i = run.first + j;
@@ -70,6 +70,7 @@ void put_in_three_steps(kvt_client &c, mooncake::RealClient &stripe, const std::
         if (replicas.size() != 1 || !replicas.front().is_memory_replica()) {
             results[i] = static_cast<int64_t>(mooncake::ErrorCode::INTERNAL_ERROR);
             revoked_at.push_back(i);
+            elsewhere.push_back(false);
             continue;
         }
         const auto &place = replicas.front().get_memory_descriptor().buffer_descriptor;
@@ -88,10 +89,8 @@ void put_in_three_steps(kvt_client &c, mooncake::RealClient &stripe, const std::
             continue;
         }
         revoked_at.push_back(i);
-        if (!open)
-            results[i] = KVT_NOT_DELIVERED;  // the caller closed the guard first
-        else
-            elsewhere.push_back(i);
+        elsewhere.push_back(open);
+        if (!open) results[i] = KVT_NOT_DELIVERED;  // the caller closed the guard first
     }
     if (!written.empty()) {
         const auto ended = client.BatchPutEnd(written);
@@ -105,17 +104,18 @@ void put_in_three_steps(kvt_client &c, mooncake::RealClient &stripe, const std::
     // then not put again, since a put of it would find the key taken and report it stored.
     const auto revoked = client.BatchPutRevoke(at(ks, revoked_at));
     check_count("BatchPutRevoke", revoked, static_cast<int32_t>(revoked_at.size()));
-    std::erase_if(elsewhere, [&](size_t i) {
-        const size_t k = static_cast<size_t>(std::ranges::find(revoked_at, i) - revoked_at.begin());
-        if (revoked[k]) return false;
-        results[i] = static_cast<int64_t>(revoked[k].error());
-        return true;
-    });
-    if (!elsewhere.empty()) {
-        const auto got = stripe.batch_put_from(at(ks, elsewhere), at(staging.buffers(), elsewhere),
-                                               at(lens, elsewhere), config);
-        check_count("batch_put_from", got, static_cast<int32_t>(elsewhere.size()));
-        for (size_t k = 0; k < elsewhere.size(); ++k) results[elsewhere[k]] = got[k];
+    std::vector<size_t> again;
+    for (size_t k = 0; k < revoked_at.size(); ++k) {
+        if (!elsewhere[k]) continue;
+        if (revoked[k])
+            again.push_back(revoked_at[k]);
+        else
+            results[revoked_at[k]] = static_cast<int64_t>(revoked[k].error());
+    }
+    if (!again.empty()) {
+        const auto got = stripe.batch_put_from(at(ks, again), at(staging.buffers(), again), at(lens, again), config);
+        check_count("batch_put_from", got, static_cast<int32_t>(again.size()));
+        for (size_t k = 0; k < again.size(); ++k) results[again[k]] = got[k];
     }
 }
 

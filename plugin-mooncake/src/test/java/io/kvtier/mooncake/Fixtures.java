@@ -11,6 +11,8 @@ import java.util.stream.IntStream;
 /** What the plugin's tests share: objects of {@link #SIZE} bytes, their keys and slices, and a bounded wait. */
 public final class Fixtures {
     static final int SIZE = 2048;
+    /** The connector's KVT_NOT_DELIVERED: the caller closed the batch's guard before the key's copy. */
+    static final long NOT_DELIVERED = -9101;
 
     private Fixtures() {}
 

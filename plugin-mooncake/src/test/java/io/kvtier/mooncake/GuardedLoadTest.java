@@ -1,5 +1,6 @@
 package io.kvtier.mooncake;
 
+import static io.kvtier.mooncake.Fixtures.NOT_DELIVERED;
 import static io.kvtier.mooncake.Fixtures.SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,8 +35,6 @@ import org.junit.jupiter.api.io.TempDir;
  * reads straight into the buffers. The guard is a {@link LaneTask}'s, as in the adapter.
  */
 class GuardedLoadTest {
-    private static final long NOT_DELIVERED = -9101;
-
     private final List<ObjectKey> keys = Fixtures.keys(0, 2);
     private final long[] sizes = {SIZE, SIZE};
     private final OffHeapRegion l1 = new OffHeapRegion(2 * SIZE);

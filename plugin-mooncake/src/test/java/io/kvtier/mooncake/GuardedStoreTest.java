@@ -1,5 +1,6 @@
 package io.kvtier.mooncake;
 
+import static io.kvtier.mooncake.Fixtures.NOT_DELIVERED;
 import static io.kvtier.mooncake.Fixtures.SIZE;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,12 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
  * ("put 1"). The guard is a {@link LaneTask}'s, as in the adapter.
  */
 class GuardedStoreTest {
-    private static final long NOT_DELIVERED = -9101;
-
     private final List<ObjectKey> keys = Fixtures.keys(0, 2);
     private final long[] sizes = {SIZE, SIZE};
     private final OffHeapRegion l1 = new OffHeapRegion(2 * SIZE);
-    private final LaneTask task = new LaneTask(guard -> BatchResult.empty(), () -> null);
+    private final LaneTask task = openGuard();
     private MooncakeClient client;
     @TempDir
     Path dir;
@@ -66,6 +65,10 @@ class GuardedStoreTest {
     @AfterEach
     void close() {
         client.close();
+    }
+
+    private static LaneTask openGuard() {
+        return new LaneTask(guard -> BatchResult.empty(), () -> null);
     }
 
     private long[] store(SliceGuard guard, int replicas) {
@@ -105,7 +108,7 @@ class GuardedStoreTest {
         assertThat(puts()).as("the puts began, and none was put again").containsExactly("put 2");
         assertThat(client.lookup(keys)).containsExactly(0, 0);
 
-        assertThat(store(new LaneTask(guard -> BatchResult.empty(), () -> null), 1)).containsExactly(0, 0);
+        assertThat(store(openGuard(), 1)).containsExactly(0, 0);
         assertThat(client.lookup(keys)).containsExactly(1, 1);
         assertBothKeysHoldTheirObjects();
     }
@@ -133,7 +136,7 @@ class GuardedStoreTest {
         assertThat(store(task, 2)).containsExactly(NOT_DELIVERED, NOT_DELIVERED);
         assertThat(puts()).isEmpty();
 
-        assertThat(store(new LaneTask(guard -> BatchResult.empty(), () -> null), 2)).containsExactly(0, 0);
+        assertThat(store(openGuard(), 2)).containsExactly(0, 0);
         assertBothKeysHoldTheirObjects();
     }
 }
