@@ -57,6 +57,9 @@ class RealInteropTest {
     private Process node;
     private L1Arena arena;
     private L2Adapter kvtier;
+    /** A master of its own whose only segment is kvtier's: every replica kvtier stores there is in its segment. */
+    private MooncakeMaster ownSegmentMaster;
+    private L2Adapter kvtierWithSegment;
     private final List<Peer> peers = new ArrayList<>();
     private final AtomicInteger nextHash = new AtomicInteger();
     private final long run = System.nanoTime();
@@ -72,6 +75,9 @@ class RealInteropTest {
                 .as("the storage node is ready; see %s", dir.resolve("node.log")).isEqualTo("ready");
         arena = L1Arena.allocate(16 << 20, L1Arena.DEFAULT_ALIGNMENT, true);
         kvtier = RealInstances.create(master.address(), arena, "kvtier", 0, "{}");
+        Path own = Files.createDirectories(dir.resolve("own-segment"));
+        ownSegmentMaster = MooncakeMaster.startOwn(own);
+        kvtierWithSegment = RealInstances.create(ownSegmentMaster.address(), arena, "kvtier-with-segment", 64L << 20, "{}");
     }
 
     @AfterAll
@@ -81,6 +87,12 @@ class RealInteropTest {
         }
         if (kvtier != null) {
             kvtier.close();
+        }
+        if (kvtierWithSegment != null) {
+            kvtierWithSegment.close();
+        }
+        if (ownSegmentMaster != null) {
+            ownSegmentMaster.close();
         }
         if (arena != null) {
             arena.close();
@@ -175,6 +187,27 @@ class RealInteropTest {
         }
         assertThat(peer.exists(key)).as("the other client's object is left in place").isTrue();
         assertThat(peer.get(key)).isEqualTo(bytes);
+    }
+
+    /**
+     * The replicas land in kvtier's own segment, so kvtier writes them in place and records the
+     * checksum of that copy (docs/connector.md, "The store path"); a client with
+     * MOONCAKE_STORE_CHECKSUM=true checks it on get.
+     */
+    @ParameterizedTest(name = "{0} client, MOONCAKE_STORE_CHECKSUM={1}")
+    @CsvSource({"python, false", "python, true", "c, false", "c, true"})
+    void whatKvtierWritesInPlaceInItsOwnSegmentAMooncakeClientLoadsByteForByte(String client, boolean checksum)
+            throws Exception {
+        List<ObjectKey> keys = List.of(key(0), key(1), key(2));
+        List<L1Slice> stored = List.of(filled(content()), filled(content()), filled(content()));
+        BatchResult result = kvtierWithSegment.store(keys, stored).get(30, TimeUnit.SECONDS);
+        assertThat(result.results()).as(result.firstError()).containsOnly(KeyResult.OK);
+        try (Peer peer = new Peer(client, checksum, ownSegmentMaster.address(), dir)) {
+            for (int i = 0; i < keys.size(); i++) {
+                assertThat(peer.exists(keys.get(i))).as("the %s client finds %s", client, keys.get(i)).isTrue();
+                assertThat(peer.get(keys.get(i))).as("key %s", keys.get(i)).isEqualTo(bytes(stored.get(i)));
+            }
+        }
     }
 
     /** A key no other test's is: its chunk hash counts up within this run. */
