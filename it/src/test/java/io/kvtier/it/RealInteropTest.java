@@ -141,14 +141,7 @@ class RealInteropTest {
     @ParameterizedTest(name = "{0} client")
     @ValueSource(strings = {"python", "c"})
     void whatKvtierStoresAMooncakeClientLoadsByteForByte(String client) throws Exception {
-        Peer peer = peer(client, false);
-        List<ObjectKey> keys = List.of(key(0), key(1));
-        List<L1Slice> stored = List.of(filled(content()), filled(content()));
-        assertThat(kvtier.store(keys, stored).get(30, TimeUnit.SECONDS).allOk()).isTrue();
-        for (int i = 0; i < keys.size(); i++) {
-            assertThat(peer.exists(keys.get(i))).isTrue();
-            assertThat(peer.get(keys.get(i))).isEqualTo(bytes(stored.get(i)));
-        }
+        storeThenLoadWith(kvtier, peer(client, false), 2);
     }
 
     @Test
@@ -198,15 +191,22 @@ class RealInteropTest {
     @CsvSource({"python, false", "python, true", "c, false", "c, true"})
     void whatKvtierWritesInPlaceInItsOwnSegmentAMooncakeClientLoadsByteForByte(String client, boolean checksum)
             throws Exception {
-        List<ObjectKey> keys = List.of(key(0), key(1), key(2));
-        List<L1Slice> stored = List.of(filled(content()), filled(content()), filled(content()));
-        BatchResult result = kvtierWithSegment.store(keys, stored).get(30, TimeUnit.SECONDS);
+        storeThenLoadWith(kvtierWithSegment, peer(client, checksum, ownSegmentMaster), 3);
+    }
+
+    /** {@code instance} stores {@code count} objects; {@code peer} finds each and loads it byte for byte. */
+    private void storeThenLoadWith(L2Adapter instance, Peer peer, int count) throws Exception {
+        List<ObjectKey> keys = new ArrayList<>();
+        List<L1Slice> stored = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            keys.add(key(i));
+            stored.add(filled(content()));
+        }
+        BatchResult result = instance.store(keys, stored).get(30, TimeUnit.SECONDS);
         assertThat(result.results()).as(result.firstError()).containsOnly(KeyResult.OK);
-        try (Peer peer = new Peer(client, checksum, ownSegmentMaster.address(), dir)) {
-            for (int i = 0; i < keys.size(); i++) {
-                assertThat(peer.exists(keys.get(i))).as("the %s client finds %s", client, keys.get(i)).isTrue();
-                assertThat(peer.get(keys.get(i))).as("key %s", keys.get(i)).isEqualTo(bytes(stored.get(i)));
-            }
+        for (int i = 0; i < count; i++) {
+            assertThat(peer.exists(keys.get(i))).as("the peer finds %s", keys.get(i)).isTrue();
+            assertThat(peer.get(keys.get(i))).as("key %s", keys.get(i)).isEqualTo(bytes(stored.get(i)));
         }
     }
 
@@ -244,7 +244,11 @@ class RealInteropTest {
     }
 
     private Peer peer(String client, boolean checksum) throws IOException {
-        Peer peer = new Peer(client, checksum, master.address(), dir);
+        return peer(client, checksum, master);
+    }
+
+    private Peer peer(String client, boolean checksum, MooncakeMaster of) throws IOException {
+        Peer peer = new Peer(client, checksum, of.address(), dir);
         peers.add(peer);
         return peer;
     }
